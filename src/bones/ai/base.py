@@ -1,0 +1,49 @@
+"""The bot interface and the registry of levels by name."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Protocol
+
+from bones.engine.moves import Play
+from bones.engine.view import SeatView
+
+
+class Bot(Protocol):
+    """Chooses a play from what its seat may see. Called only when the seat must play a tile
+    (draws and passes are forced and made by the referee)."""
+
+    name: str
+
+    def choose(self, view: SeatView) -> Play:
+        """One of ``view.legal``."""
+        ...
+
+
+def _random(rng: random.Random) -> Bot:
+    from bones.ai.simple import RandomBot
+
+    return RandomBot(rng)
+
+
+def _greedy(rng: random.Random) -> Bot:
+    from bones.ai.simple import GreedyBot
+
+    return GreedyBot(rng)
+
+
+#: Bot levels by name; each factory takes the RNG the bot will use.
+BOTS: dict[str, Callable[[random.Random], Bot]] = {
+    "random": _random,
+    "greedy": _greedy,
+}
+
+
+def make_bot(level: str, rng: random.Random) -> Bot:
+    """A bot of ``level`` (one of ``BOTS``), or ``ValueError`` naming the known levels."""
+    try:
+        factory = BOTS[level]
+    except KeyError:
+        raise ValueError(f"unknown bot {level!r} (known: {', '.join(BOTS)})") from None
+    return factory(rng)

@@ -1,0 +1,1 @@
+"""The ``bones`` command line: argument parsing and output only; the work is elsewhere."""

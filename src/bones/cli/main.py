@@ -1,0 +1,63 @@
+"""Entry point of the ``bones`` command: dispatch to a sub-command, turn every refusal into one
+line on standard error and a non-zero status, never a traceback."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+
+from bones import __version__
+from bones.engine.errors import BonesError
+from bones.record.reader import RecordFormatError
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from bones.cli import play, replay, rules, simulate
+
+    parser = argparse.ArgumentParser(
+        prog="bones",
+        description="Dominoes: Draw, Block and Domino Pool. Play in the terminal, replay and "
+        "check game records, simulate bots.",
+    )
+    parser.add_argument("--version", action="version", version=f"bones {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for module in (play, replay, rules, simulate):
+        module.add_parser(sub)
+    return parser
+
+
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``bones``; returns the exit status (0 ok, 1 refused input, 2 usage or unreadable)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if getattr(args, "run", None) is None:
+        parser.print_help()
+        return 2
+    try:
+        status: int = args.run(args)
+        return status
+    except RecordFormatError as exc:
+        print(f"bones: {exc}", file=sys.stderr)
+        return 2
+    except BonesError as exc:
+        print(f"bones: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("\nbones: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    except Exception as exc:  # the last line of defence: users never see a traceback
+        if os.environ.get("BONES_DEBUG"):
+            raise
+        print(f"bones: internal error: {type(exc).__name__}: {exc} "
+              "(set BONES_DEBUG=1 for details)", file=sys.stderr)
+        return 3
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

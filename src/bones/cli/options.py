@@ -1,0 +1,63 @@
+"""Rules from the command line: ``--rules PRESET|FILE`` plus one flag per option of the spec."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from bones.engine.errors import RulesError
+from bones.engine.rules import OPTION_NAMES, PRESETS, Rules, rules_from_json
+
+_BOOLEAN = ("partnerships", "draw", "call_block")
+_INTEGER = ("set", "players", "reserve", "ante")
+_INT_OR_WORD = ("hand_size", "target")
+
+
+def add_rules_arguments(parser: argparse.ArgumentParser, default: str = "block") -> None:
+    """Add ``--rules`` and a flag for every option (``--hand-size``, ``--no-draw``, ...)."""
+    group = parser.add_argument_group("rules", "a preset or rules file, then any option")
+    group.add_argument(
+        "--rules", default=default, metavar="PRESET|FILE",
+        help=f"a preset ({', '.join(PRESETS)}) or a JSON rules file (default: {default})",
+    )
+    for name in OPTION_NAMES:
+        flag = "--" + name.replace("_", "-")
+        if name in _BOOLEAN:
+            group.add_argument(flag, dest=name, action=argparse.BooleanOptionalAction,
+                               default=None, help=f"option {name}")
+        else:
+            group.add_argument(flag, dest=name, metavar="VALUE", default=None,
+                               help=f"option {name}")
+
+
+def _value(name: str, text: str) -> Any:
+    if name in _INTEGER:
+        try:
+            return int(text)
+        except ValueError:
+            raise RulesError(name, f"must be a whole number, not {text!r}") from None
+    if name in _INT_OR_WORD:
+        return int(text) if text.lstrip("-").isdigit() else text
+    return text
+
+
+def rules_from_args(args: argparse.Namespace) -> Rules:
+    """Build the rules from ``--rules`` and the option flags; ``RulesError`` on bad input."""
+    source: str = args.rules
+    base: object = source
+    if source not in PRESETS and (source.endswith(".json") or Path(source).exists()):
+        try:
+            base = json.loads(Path(source).read_text(encoding="utf-8"))
+        except OSError as exc:
+            raise RulesError("preset", f"cannot read rules file {source}: {exc.strerror}") \
+                from None
+        except json.JSONDecodeError as exc:
+            raise RulesError("preset", f"rules file {source} is not JSON: {exc.msg}") from None
+        if isinstance(base, dict) and "rules" in base and "format" in base:
+            base = base["rules"]  # a whole record: take its rules
+    rules = rules_from_json(base)
+    changes = {name: _value(name, v) if isinstance(v, str) else v
+               for name in OPTION_NAMES if (v := getattr(args, name, None)) is not None}
+    return rules.replace(**changes) if changes else rules

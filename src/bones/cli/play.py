@@ -1,0 +1,14 @@
+"""``bones play``: placeholder until built."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("play", help="(not built yet)")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    raise SystemExit("bones play: not built yet")

@@ -1,0 +1,107 @@
+"""Who sets the first tile of a hand, and which tile, from ``lead``, ``next_lead``,
+``opening`` and ``no_double``: one small function per option value.
+
+``decide`` returns a ``Lead`` (a seat, or ``None`` when lots decide and the seat comes from
+outside), or ``None`` when the rules say to shuffle and deal again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from bones.engine.rules import Rules
+from bones.engine.tiles import Tile, heaviest, highest_double
+
+
+@dataclass(frozen=True, slots=True)
+class Lead:
+    """The leader (``None``: by lots, given from outside) and the tile they must set, if any."""
+
+    seat: int | None
+    opening: Tile | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Previous:
+    """What later hands' leads depend on: the last hand's leader and its winning seat."""
+
+    leader: int
+    winner_seat: int | None
+
+
+def holder(deal: Sequence[Sequence[Tile]], t: Tile) -> int | None:
+    """The seat dealt ``t``, or ``None`` if it was not dealt."""
+    for seat, hand in enumerate(deal):
+        if t in hand:
+            return seat
+    return None
+
+
+def _heaviest_sets(deal: Sequence[Sequence[Tile]]) -> Lead:
+    t = heaviest(x for hand in deal for x in hand)
+    return Lead(holder(deal, t), t)
+
+
+def _no_double(rules: Rules, deal: Sequence[Sequence[Tile]], forced: bool) -> Lead | None:
+    """A needed double was not dealt: redeal, or the heaviest tile's holder leads (and sets
+    that tile when ``opening`` named a tile; under ``opening: "any"`` any tile may be set)."""
+    if rules.no_double == "redeal":
+        return None
+    lead = _heaviest_sets(deal)
+    return lead if forced else Lead(lead.seat)
+
+
+def _opening_highest_double(rules: Rules, deal: Sequence[Sequence[Tile]]) -> Lead | None:
+    t = highest_double(x for hand in deal for x in hand)
+    if t is None:
+        return _no_double(rules, deal, forced=True)
+    return Lead(holder(deal, t), t)
+
+
+def _opening_top_double(rules: Rules, deal: Sequence[Sequence[Tile]]) -> Lead | None:
+    t = Tile(rules.set, rules.set)
+    seat = holder(deal, t)
+    if seat is None:
+        return _no_double(rules, deal, forced=True)
+    return Lead(seat, t)
+
+
+_OPENINGS: dict[str, Callable[[Rules, Sequence[Sequence[Tile]]], Lead | None]] = {
+    "highest-double": _opening_highest_double,
+    "top-double": _opening_top_double,
+}
+
+
+def _lead_lots(rules: Rules, deal: Sequence[Sequence[Tile]]) -> Lead | None:
+    return Lead(None)
+
+
+def _lead_highest_double(rules: Rules, deal: Sequence[Sequence[Tile]]) -> Lead | None:
+    t = highest_double(x for hand in deal for x in hand)
+    if t is None:
+        return _no_double(rules, deal, forced=False)
+    return Lead(holder(deal, t))
+
+
+def _lead_heaviest(rules: Rules, deal: Sequence[Sequence[Tile]]) -> Lead | None:
+    return Lead(_heaviest_sets(deal).seat)
+
+
+_LEADS: dict[str, Callable[[Rules, Sequence[Sequence[Tile]]], Lead | None]] = {
+    "lots": _lead_lots,
+    "highest-double": _lead_highest_double,
+    "heaviest": _lead_heaviest,
+}
+
+
+def decide(rules: Rules, deal: Sequence[Sequence[Tile]], previous: Previous | None) -> Lead | None:
+    """The lead of a hand dealt ``deal``; ``previous`` is ``None`` for a game's first hand."""
+    if rules.opening in _OPENINGS:
+        return _OPENINGS[rules.opening](rules, deal)
+    if previous is None or rules.next_lead == "same":
+        return _LEADS[rules.lead](rules, deal)
+    left = (previous.leader + 1) % rules.players
+    if rules.next_lead == "winner" and previous.winner_seat is not None:
+        return Lead(previous.winner_seat)
+    return Lead(left)

@@ -1,0 +1,83 @@
+"""What one seat may see: its own tiles, the others' tile counts, the public history with
+other seats' draws hidden. Bots, the terminal and the server work only from a ``SeatView``.
+
+Its fields map one to one onto a ``move`` request of ``spec/bot-protocol.md``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bones.engine.game import Game
+from bones.engine.layout import Layout
+from bones.engine.moves import Draw, Move, Play
+from bones.engine.rules import Rules
+from bones.engine.tiles import Tile
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """A seat's information set at one moment of a hand."""
+
+    rules: Rules
+    seat: int
+    hand: tuple[Tile, ...]
+    #: Tiles each seat was dealt this hand.
+    dealt: tuple[int, ...]
+    #: Tiles left undealt at the deal (the protocol's ``boneyard``).
+    boneyard: int
+    leader: int
+    moves: tuple[Move, ...]
+    #: Each side's game total before this hand.
+    scores: tuple[int, ...]
+    # -- derived from the above, kept for convenience --
+    held: tuple[int, ...]
+    boneyard_left: int
+    layout: Layout
+    to_move: int
+    opening: Tile | None
+    pool: int
+    chips: tuple[int, ...]
+
+    @property
+    def legal(self) -> tuple[Play, ...]:
+        """The plays open to this seat now (empty unless it is to move and can play)."""
+        if self.to_move != self.seat:
+            return ()
+        if self.layout.is_empty:
+            if self.opening is not None:
+                return (Play(self.seat, self.opening),) if self.opening in self.hand else ()
+            return tuple(Play(self.seat, t) for t in self.hand)
+        return tuple(Play(self.seat, t, arm) for t in self.hand
+                     for arm in self.layout.arms_for(t))
+
+
+def _hide(move: Move, seat: int) -> Move:
+    if isinstance(move, Draw) and move.seat != seat:
+        return Draw(move.seat, None)
+    return move
+
+
+def observe(game: Game, seat: int) -> SeatView:
+    """The view of ``seat`` of the game's latest hand (which must have been dealt)."""
+    state = game.hands[-1]
+    scores = game.scores
+    if state.is_over:
+        scores = tuple(s - p for s, p in zip(game.scores, game.results[-1].points, strict=True))
+    return SeatView(
+        rules=game.rules,
+        seat=seat,
+        hand=state.hands[seat],
+        dealt=tuple(len(h) for h in state.deal),
+        boneyard=game.rules.undealt,
+        leader=state.leader,
+        moves=tuple(_hide(m, seat) for m in state.moves),
+        scores=scores,
+        held=tuple(len(h) for h in state.hands),
+        boneyard_left=len(state.boneyard),
+        layout=state.layout,
+        to_move=state.to_move,
+        opening=state.opening,
+        pool=game.pool,
+        chips=game.chips,
+    )

@@ -1,0 +1,184 @@
+"""Read and check a record. Every fault becomes one ``RecordError`` line that names the hand
+(from 1), the move (from 1) and the rule, e.g. ``hand 2, move 7: seat 1 holds 5-3, ...``.
+
+Parsing and replaying happen in one pass, hand by hand and move by move, so the fault
+reported is the first one in the record. Nothing is half-applied: the caller gets a finished
+``Game`` or an exception.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, cast
+
+from bones.engine import game as games
+from bones.engine.errors import BonesError, RulesError
+from bones.engine.game import Game
+from bones.engine.moves import Arm, Draw, Move, Pass, Play
+from bones.engine.rules import Rules, rules_from_json
+from bones.engine.tiles import parse_tile
+from bones.record.model import FORMAT, OPTIONAL, HandRecord, Record
+
+
+class RecordError(BonesError):
+    """The record is well-formed JSON in the record format but breaks a rule (exit status 1)."""
+
+
+class RecordFormatError(BonesError):
+    """The input is not a record at all: unreadable, not JSON, not an object, wrong format
+    (exit status 2)."""
+
+
+def read_file(path: str | Path) -> tuple[Record, Game]:
+    """Read, parse and replay a record file."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise RecordFormatError(f"cannot read {path}: {reason}") from None
+    return parse(load(text))
+
+
+def load(text: str) -> dict[str, Any]:
+    """Decode JSON text and check it claims to be a record."""
+    try:
+        doc = json.loads(text)
+    except (json.JSONDecodeError, RecursionError) as exc:
+        detail = exc.msg if isinstance(exc, json.JSONDecodeError) else "nested too deeply"
+        where = (f" (line {exc.lineno}, column {exc.colno})"
+                 if isinstance(exc, json.JSONDecodeError) else "")
+        raise RecordFormatError(f"not JSON: {detail}{where}") from None
+    if not isinstance(doc, dict):
+        raise RecordFormatError("not a record: the JSON is not an object")
+    if doc.get("format") != FORMAT:
+        raise RecordFormatError(f'not a record: it lacks "format": "{FORMAT}"')
+    return doc
+
+
+def _unknown(obj: Mapping[str, Any], known: tuple[str, ...]) -> str | None:
+    for key in obj:
+        if key not in known and key not in OPTIONAL and not key.startswith("x-"):
+            return key
+    return None
+
+
+def _extra(obj: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
+    return tuple((k, v) for k, v in obj.items() if k in OPTIONAL or k.startswith("x-"))
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def parse(doc: Mapping[str, Any]) -> tuple[Record, Game]:
+    """Check a decoded record against the format and the rules; return it and its game."""
+    unknown = _unknown(doc, ("format", "rules", "players", "hands"))
+    if unknown is not None:
+        raise RecordError(f'record: unknown field "{unknown}"')
+    for key in ("rules", "players", "hands"):
+        if key not in doc:
+            raise RecordError(f'record: the "{key}" field is missing')
+    players = doc["players"]
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        raise RecordError('record: "players" must be a list of names (strings)')
+    try:
+        rules = rules_from_json(doc["rules"], players=len(players))
+    except RulesError as exc:
+        raise RecordError(str(exc)) from None
+    hands = doc["hands"]
+    if not isinstance(hands, list):
+        raise RecordError('record: "hands" must be a list')
+    game = games.new_game(rules)
+    parsed: list[HandRecord] = []
+    for index, hand in enumerate(hands, start=1):
+        if game.current is not None:
+            raise RecordError(f"hand {index - 1}: the moves stop before the hand ends, "
+                              f"but hand {index} follows")
+        record, game = _hand(rules, game, hand, index)
+        parsed.append(record)
+    return Record(rules, tuple(players), tuple(parsed), _extra(doc)), game
+
+
+def _hand(rules: Rules, game: Game, obj: object, index: int) -> tuple[HandRecord, Game]:
+    where = f"hand {index}"
+    if not isinstance(obj, dict):
+        raise RecordError(f"{where}: a hand must be an object")
+    unknown = _unknown(obj, ("deal", "boneyard", "leader", "moves"))
+    if unknown is not None:
+        raise RecordError(f'{where}: unknown field "{unknown}"')
+    for key in ("deal", "boneyard", "moves"):
+        if key not in obj:
+            raise RecordError(f'{where}: the "{key}" field is missing')
+    deal_obj, boneyard_obj = obj["deal"], obj["boneyard"]
+    if not isinstance(deal_obj, list) or not all(isinstance(h, list) for h in deal_obj):
+        raise RecordError(f'{where}: "deal" must be a list of each seat\'s tiles')
+    if not isinstance(boneyard_obj, list):
+        raise RecordError(f'{where}: "boneyard" must be a list of tiles')
+    try:
+        deal = tuple(tuple(parse_tile(t) for t in h) for h in deal_obj)
+        boneyard = tuple(parse_tile(t) for t in boneyard_obj)
+    except ValueError as exc:
+        raise RecordError(f"{where}: {exc}") from None
+    leader = obj.get("leader")
+    if leader is not None and not _is_int(leader):
+        raise RecordError(f"{where}: leader {leader!r} is not a seat number")
+    if game.finished:
+        raise RecordError(f"{where}: the game was already won by side {game.winner}; "
+                          f"no hand may follow")
+    try:
+        game = games.start_hand(game, deal, boneyard, leader)
+    except BonesError as exc:
+        raise RecordError(f"{where}: {exc}") from None
+    moves_obj = obj["moves"]
+    if not isinstance(moves_obj, list):
+        raise RecordError(f'{where}: "moves" must be a list')
+    moves: list[Move] = []
+    for number, move_obj in enumerate(moves_obj, start=1):
+        here = f"{where}, move {number}"
+        try:
+            move = _move(move_obj)
+            game = games.play(game, move)
+        except BonesError as exc:
+            raise RecordError(f"{here}: {exc}") from None
+        moves.append(game.hands[-1].moves[-1])
+    return HandRecord(deal, boneyard, leader, tuple(moves), _extra(obj)), game
+
+
+def _move(obj: object) -> Move:
+    """Turn a move object into a ``Move``; rule checks are the engine's."""
+    if not isinstance(obj, dict):
+        raise BonesError("a move must be an object")
+    kinds = [k for k in ("play", "draw", "pass") if k in obj]
+    if len(kinds) != 1:
+        raise BonesError('a move must have exactly one of "play", "draw" or "pass"')
+    kind = kinds[0]
+    unknown = _unknown(obj, ("seat", kind, "end") if kind == "play" else ("seat", kind))
+    if unknown is not None:
+        raise BonesError(f'unknown field "{unknown}"')
+    seat = obj.get("seat")
+    if not _is_int(seat):
+        raise BonesError(f"the move needs a seat number, not {seat!r}")
+    seat = cast(int, seat)
+    try:
+        if kind == "play":
+            # ``end`` is checked by the engine, which ignores it on a hand's first tile.
+            return Play(seat, parse_tile(obj["play"]), cast(Arm | None, obj.get("end")))
+        if kind == "draw":
+            return Draw(seat, parse_tile(obj["draw"]))
+    except ValueError as exc:
+        raise BonesError(str(exc)) from None
+    if obj["pass"] is not True:
+        raise BonesError('a pass is written "pass": true')
+    return Pass(seat)
+
+
+def replay(record: Record) -> Game:
+    """Replay an already parsed record through the engine (checked)."""
+    game = games.new_game(record.rules)
+    for hand in record.hands:
+        game = games.start_hand(game, hand.deal, hand.boneyard, hand.leader)
+        for move in hand.moves:
+            game = games.play(game, move)
+    return game

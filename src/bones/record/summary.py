@@ -1,0 +1,56 @@
+"""What ``bones replay`` reports: each hand's result, the scores, the chips."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bones.engine.game import Game, HandResult
+
+
+def summary(game: Game) -> dict[str, Any]:
+    """The ``bones replay --json`` object of ``spec/record-format.md``."""
+    return {
+        "hands": [_hand(r) for r in game.hand_results()],
+        "scores": list(game.scores),
+        "finished": game.finished,
+        "winner": game.winner,
+        "chips": list(game.chips),
+    }
+
+
+def _hand(r: HandResult) -> dict[str, Any]:
+    return {"end": r.end, "winner": r.winner, "counts": list(r.counts),
+            "points": list(r.points), "pool": list(r.pool)}
+
+
+def side_name(game: Game, side: int, players: tuple[str, ...]) -> str:
+    """A side in words: a player's name, or both partners' names."""
+    seats = game.rules.seats_of(side)
+    return " & ".join(players[s] if s < len(players) else f"seat {s}" for s in seats)
+
+
+def text(game: Game, players: tuple[str, ...]) -> str:
+    """A plain-text report: one line per hand, then the game score."""
+    lines = []
+    for number, r in enumerate(game.hand_results(), start=1):
+        counts = ", ".join(str(c) for c in r.counts)
+        if r.end == "unfinished":
+            lines.append(f"hand {number}: unfinished; counts so far {counts}")
+            continue
+        how = "went out" if r.end == "out" else "blocked"
+        if r.winner is None:
+            who = "blocked, tied: nobody scores"
+        else:
+            who = f"{side_name(game, r.winner, players)} wins ({how}), scores {max(r.points)}"
+        chips = "" if not any(r.pool) else "; chips " + ", ".join(f"{c:+d}" for c in r.pool)
+        lines.append(f"hand {number}: {who}; counts {counts}{chips}")
+    scores = ", ".join(f"{side_name(game, s, players)} {v}" for s, v in enumerate(game.scores))
+    lines.append(f"scores: {scores}")
+    if game.winner is not None:
+        lines.append(f"game won by {side_name(game, game.winner, players)}")
+    else:
+        lines.append(f"game not finished (target {game.rules.target_points})")
+    if any(game.chips):
+        lines.append("chips: " + ", ".join(f"{players[s]} {c:+d}"
+                                           for s, c in enumerate(game.chips)))
+    return "\n".join(lines)
