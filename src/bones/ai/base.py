@@ -40,8 +40,13 @@ BOTS: dict[str, Callable[[random.Random], Bot]] = {
 }
 
 
-def make_bot(level: str, rng: random.Random) -> Bot:
-    """A bot of ``level`` (one of ``BOTS``), or ``ValueError`` naming the known levels."""
+def make_bot(level: str, rng: random.Random, think: float = 1.0) -> Bot:
+    """A bot of ``level`` (one of ``BOTS``, or ``cmd:PROGRAM`` for an outside bot process
+    speaking ``bones-bot/1``); ``ValueError`` naming the known levels otherwise."""
+    if level.startswith("cmd:"):
+        from bones.ai.external import ExternalBot
+
+        return ExternalBot(level[4:], rng, think)
     try:
         factory = BOTS[level]
     except KeyError:
