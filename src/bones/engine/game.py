@@ -109,8 +109,14 @@ def deal(game: Game, rng: random.Random) -> tuple[tuple[tuple[Tile, ...], ...],
 
 
 def draw_lots(rules: Rules, rng: random.Random) -> int:
-    """Each seat draws one tile from the shuffled set; the heavier tile leads."""
-    drawn = rng.sample(full_set(rules.set), rules.players)
+    """Each seat in turn draws one tile from the shuffled set; the heavier tile leads.
+
+    Only ``shuffle`` touches the RNG (as in ``deal``), so a compiled fast path can replay the
+    exact same calls on the same Mersenne Twister state.
+    """
+    tiles = list(full_set(rules.set))
+    rng.shuffle(tiles)
+    drawn = tiles[:rules.players]
     return drawn.index(heaviest(drawn))
 
 
