@@ -33,10 +33,17 @@ def _greedy(rng: random.Random) -> Bot:
     return GreedyBot(rng)
 
 
+def _basic(rng: random.Random) -> Bot:
+    from bones.ai.basic import BasicBot
+
+    return BasicBot(rng)
+
+
 #: Bot levels by name; each factory takes the RNG the bot will use.
 BOTS: dict[str, Callable[[random.Random], Bot]] = {
     "random": _random,
     "greedy": _greedy,
+    "basic": _basic,
 }
 
 
