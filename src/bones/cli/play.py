@@ -1,14 +1,163 @@
-"""``bones play``: placeholder until built."""
+"""``bones play``: a game in the terminal against bots, or friends at the same keyboard.
+
+This module reads the flags, picks the seed, saves the record and decides how the program
+ends; the game itself is ``bones.tui``. Leaving early is never an error: ``quit`` exits 0,
+the end of input exits 0, Ctrl-C exits 130 (the shell's convention), and each first offers
+to keep the record of the game so far.
+"""
 
 from __future__ import annotations
 
 import argparse
+import random
+import sys
+from pathlib import Path
+
+from rich.console import Console
+
+from bones.cli.options import add_rules_arguments, rules_from_args
+from bones.engine.errors import BonesError
+from bones.engine.game import Game
+from bones.engine.rules import Rules
+from bones.record.writer import dump, record_of
+from bones.tui.seats import DEFAULT_BOT, HUMAN, Seating, parse_seats, seating
+from bones.tui.table import QuitGame, Table
+from bones.tui.terminal import Terminal
+
+DESCRIPTION = """\
+Play dominoes in the terminal. Each turn shows the layout with its open arms, your hand
+with the playable tiles numbered, the other seats' tile counts, the boneyard, the scores
+and what happened since your last turn. Answer with the number of a play, or name a tile:
+6-5, 65, 6-5 l (left), 65r (right), 6-5 up, 6-5 down. Forced draws and passes are made
+for you. Type help for help and quit to leave; Ctrl-C also leaves, offering to save the
+record of the game."""
+
+EPILOG = f"""\
+seats: --seats lists each seat from seat 0 on: {HUMAN} or a bot level (greedy, random).
+  Without it, you sit at seat 0 and {DEFAULT_BOT} bots take the other seats. Several
+  people may share the keyboard; the screen is blanked between their turns.
+  --seats also sets the number of players unless --players is given.
+
+examples:
+  bones play
+  bones play --rules draw --players 3 --seed 7
+  bones play --rules pool --players 4 --spinner first-double --target 150
+  bones play --seats human,human,greedy,greedy --partnerships --names Ana,Ben
+  bones play --rules pagat-draw --record game.json
+  bones play --rules my-rules.json
+
+exit status: 0 when the game ends or you quit (or input ends), 130 after Ctrl-C,
+1 for bad flags or rules (one line saying which)."""
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("play", help="(not built yet)")
+    p = sub.add_parser(
+        "play", help="play a game in the terminal against bots or friends",
+        description=DESCRIPTION, epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    table = p.add_argument_group("table")
+    table.add_argument("--seats", metavar="LIST",
+                       help="who sits where, comma-separated from seat 0: human, greedy or "
+                       "random (default: human, then greedy bots)")
+    table.add_argument("--names", metavar="LIST",
+                       help="names shown for the seats, comma-separated from seat 0 "
+                       "(default: You, Greedy, ...)")
+    table.add_argument("--seed", metavar="N",
+                       help="deal from this seed to replay a game (default: a random seed, "
+                       "shown on every screen)")
+    table.add_argument("--record", metavar="PATH",
+                       help="save the game record (bones-record/1 JSON) here after every "
+                       "hand and when the game ends or is left")
+    add_rules_arguments(p)
     p.set_defaults(run=run)
 
 
+def _seed(text: str | None) -> int:
+    """The ``--seed`` value, or a fresh one small enough to read off the screen and type."""
+    if text is None:
+        return random.SystemRandom().randrange(1_000_000)
+    try:
+        seed = int(text)
+    except ValueError:
+        raise BonesError(f"--seed must be a whole number, not {text!r}") from None
+    if seed < 0:
+        raise BonesError(f"--seed must be 0 or more, not {seed}")
+    return seed
+
+
+def _rules_and_seats(args: argparse.Namespace) -> tuple[Rules, Seating]:
+    """Read the seats first: a ``--seats`` list sets ``--players`` when that is not given."""
+    kinds = parse_seats(args.seats) if args.seats is not None else None
+    if kinds is not None and args.players is None:
+        args.players = str(len(kinds))
+    rules = rules_from_args(args)
+    return rules, seating(rules.players, kinds, args.names)
+
+
+class _Recorder:
+    """Writes the record of the game so far to one path."""
+
+    def __init__(self, seats: Seating, seed: int) -> None:
+        self.seats = seats
+        self.seed = seed
+
+    def text(self, game: Game) -> str:
+        extra = (("seed", self.seed), ("x-seats", list(self.seats.kinds)))
+        return dump(record_of(game, self.seats.names, extra))
+
+    def save(self, game: Game, path: str) -> None:
+        try:
+            Path(path).write_text(self.text(game), encoding="utf-8")
+        except OSError as exc:
+            raise BonesError(f"cannot write the record to {path}: {exc.strerror}") from None
+
+
 def run(args: argparse.Namespace) -> int:
-    raise SystemExit("bones play: not built yet")
+    seed = _seed(args.seed)
+    rules, seats = _rules_and_seats(args)
+    recorder = _Recorder(seats, seed)
+    path: str | None = args.record
+    terminal = Terminal(Console(highlight=False))
+    table = Table(rules, seats, seed, terminal,
+                  after_hand=(lambda game: recorder.save(game, path)) if path else None)
+    if path:
+        recorder.save(table.game, path)  # a path that cannot be written fails before play
+    try:
+        table.play_game()
+    except QuitGame:
+        return _leave(table, recorder, path, 0)
+    except KeyboardInterrupt:
+        terminal.say("")
+        return _leave(table, recorder, path, 130)
+    except EOFError:
+        terminal.say("")
+        terminal.say("Input ended; leaving the game.")
+        if path:
+            recorder.save(table.game, path)
+            terminal.say(f"Record saved to {path}.")
+        return 0
+    if path:
+        recorder.save(table.game, path)
+        terminal.say(f"Record saved to {path}.")
+    return 0
+
+
+def _leave(table: Table, recorder: _Recorder, path: str | None, status: int) -> int:
+    """Leave a game early, saving its record: to ``--record``, or where the player says."""
+    terminal = table.terminal
+    try:
+        if path is None:
+            if not terminal.confirm("Save the record?"):
+                return status
+            default = f"bones-{table.seed}.json"
+            path = terminal.ask(f"Save it where? [{default}] ").strip() or default
+        recorder.save(table.game, path)
+        terminal.say(f"Record saved to {path}.")
+    except (KeyboardInterrupt, EOFError):
+        terminal.say("")
+        terminal.say("Left without saving.")
+    except BonesError as exc:
+        print(f"bones: {exc}", file=sys.stderr)
+        return 1
+    return status

@@ -1,0 +1,113 @@
+"""What a person types at the move prompt, read into a command.
+
+Only the shape of the input is checked here (is it a number, a tile, an arm); whether the
+move is legal is the engine's question, so its ``IllegalMove`` text is what the player sees.
+
+>>> read_command("65r", choices=3, top=6)
+TileCode(tile=Tile(high=6, low=5), end='right')
+>>> read_command("2", choices=3, top=6)
+Pick(number=2)
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from bones.engine.moves import Arm
+from bones.engine.tiles import Tile, tile
+
+
+@dataclass(frozen=True, slots=True)
+class Pick:
+    """A number from the list of legal plays (from 1)."""
+
+    number: int
+
+
+@dataclass(frozen=True, slots=True)
+class TileCode:
+    """A tile named by its halves, with the arm if one was given."""
+
+    tile: Tile
+    end: Arm | None
+
+
+@dataclass(frozen=True, slots=True)
+class Forced:
+    """``pass`` or ``draw`` typed by hand: never needed (the game makes forced moves itself),
+    but handed to the engine so its refusal explains why."""
+
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class Help:
+    """Show how to move."""
+
+
+@dataclass(frozen=True, slots=True)
+class Quit:
+    """Leave the game (after a confirmation)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Unreadable:
+    """Input that is not a command; ``reason`` is one line for the player."""
+
+    reason: str
+
+
+Command = Pick | TileCode | Forced | Help | Quit | Unreadable
+
+ARM_WORDS: dict[str, Arm] = {
+    "l": "left", "left": "left", "r": "right", "right": "right",
+    "u": "up", "up": "up", "d": "down", "down": "down",
+}
+
+#: ``6-5``, ``6 5``, ``6/5``, ``12-10 left``, ``6-5r``.
+_SPLIT = re.compile(r"^(\d+)\s*[-/|:\s]\s*(\d+)\s*([a-z]*)$")
+#: ``65``, ``65r``, ``65 left``: two single-digit halves written together.
+_PACKED = re.compile(r"^(\d)(\d)\s*([a-z]*)$")
+
+HINT = "type a number from the list, a tile such as 6-5 or 65r, help or quit"
+
+
+def read_arm(text: str) -> Arm | None:
+    """An arm from ``l``/``left``, ``r``, ``u``, ``d`` (any case), or ``None``."""
+    return ARM_WORDS.get(text.strip().lower())
+
+
+def read_command(text: str, choices: int, top: int) -> Command:
+    """Read one line typed at the move prompt.
+
+    A bare number from 1 to ``choices`` picks from the list; any other two-digit number is
+    read as a tile (``65`` is 6-5), so list numbers win where the two overlap.
+    """
+    words = " ".join(text.strip().lower().split())
+    if not words:
+        return Unreadable(HINT)
+    if words in ("help", "h", "?"):
+        return Help()
+    if words in ("quit", "q", "exit"):
+        return Quit()
+    if words in ("pass", "draw"):
+        return Forced(words)
+    if words.isdigit() and 1 <= int(words) <= choices:
+        return Pick(int(words))
+    if words.isdigit() and len(words) != 2:
+        return Unreadable(f"there is no play {words}: the list runs from 1 to {choices}")
+    match = _SPLIT.match(words) or _PACKED.match(words)
+    if match is None:
+        shown = words if len(words) <= 12 else words[:11] + "~"
+        return Unreadable(f'"{shown}" is not a move (try a number, 6-5, 65r, help or quit)')
+    a, b, arm_word = int(match[1]), int(match[2]), match[3]
+    if max(a, b) > top:
+        return Unreadable(f"{max(a, b)}-{min(a, b)} is not in the double-{top} set")
+    end: Arm | None = None
+    if arm_word:
+        end = read_arm(arm_word)
+        if end is None:
+            return Unreadable(f'"{arm_word}" is not an arm: use left, right, up or down '
+                              "(l, r, u, d)")
+    return TileCode(tile(a, b), end)

@@ -1,0 +1,260 @@
+"""Whole screens as lists of ``Text`` lines: a seat's turn, the end of a hand, the end of the
+game, and the "pass the keyboard" screen between two people sharing it.
+
+A turn screen is built from a ``SeatView`` alone, so it can show nothing that seat may not
+see. Hand-end screens read the referee's ``Game`` because every hand is revealed then.
+Every line fits ``width`` columns, and a turn screen fits ``height`` lines with the prompt:
+when space runs short, the oldest news is dropped first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.text import Text
+
+from bones.engine.game import Game
+from bones.engine.layout import Layout
+from bones.engine.rules import Rules
+from bones.engine.view import SeatView
+from bones.tui.faces import QUIET, flow, hand_lines, layout_lines, plays_lines, tile_face
+from bones.tui.narrate import describe, since_last_turn, turns
+from bones.tui.seats import Seating
+
+BLANK = Text("")
+
+HELP = (
+    "How to move:",
+    "  1, 2, ...      play that choice from the numbered list",
+    "  6-5 or 65      play that tile; when it fits two arms, add the arm:",
+    "                 6-5 l, 6-5 left, 65r, 6-5 up, 6-5 down",
+    "  help           this text",
+    "  quit           leave the game (asks first; Ctrl-C works too)",
+    "You never pass or draw by choice: when you cannot play, the game draws for you",
+    "(Draw rules) or passes for you, and says so. Match a half of your tile to the",
+    "number an arm shows; the first to play every tile goes out and wins the hand.",
+)
+
+
+def _tiles(n: int) -> str:
+    return f"{n} tile{'' if n == 1 else 's'}"
+
+
+def _plural(subject: str) -> bool:
+    """Whether a subject takes the plural verb: "You" and partners ("Ana & Caro")."""
+    return subject == "You" or " & " in subject
+
+
+def _verb(subject: str, singular: str, plural: str) -> str:
+    return f"{subject} {plural if _plural(subject) else singular}"
+
+
+def rules_label(rules: Rules) -> str:
+    """The rules in a few words: the preset and the options changed from it."""
+    form = rules.to_json()
+    if isinstance(form, str):
+        return form
+    name = form.pop("preset", None)
+    if name is None:
+        return f"custom rules, double-{rules.set}, {rules.players} players"
+    changed = ", ".join(f"{key.replace('_', '-')} {str(value).lower()}"
+                        for key, value in form.items())
+    return f"{name} with {changed}"
+
+
+def header(rules: Rules, hand: int, seed: int, width: int) -> Text:
+    """``bones: pool with players 4  hand 2  seed 7``, the rules cut short if need be."""
+    right = f"  hand {hand}  seed {seed}"
+    label = rules_label(rules)
+    room = width - len(right) - len("bones: ")
+    if len(label) > room:
+        label = label[:max(0, room - 3)] + "..."
+    return Text.assemble(("bones: ", "bold"), label, (right, QUIET))
+
+
+def scores_lines(rules: Rules, seating: Seating, scores: Sequence[int], width: int,
+                 mine: int | None = None) -> list[Text]:
+    """Each side's game total and the target; the reader's own side in bold."""
+    items = [Text(f"{seating.side_name(rules, side)} {score}",
+                  "bold" if side == mine else "")
+             for side, score in enumerate(scores)]
+    items.append(Text(f"(target {rules.target_points})", QUIET))
+    return flow(items, width, indent=8, first=Text("Scores: ", "bold"))
+
+
+def _boneyard(rules: Rules, left: int) -> str:
+    if not rules.draw:
+        return f"boneyard {left} (Block: not drawn)"
+    if rules.reserve:
+        return f"boneyard {left} ({rules.reserve} never drawn)"
+    return f"boneyard {left}"
+
+
+def tiles_lines(view: SeatView, seating: Seating, width: int) -> list[Text]:
+    """How many tiles every other seat holds (never which), and the boneyard's size."""
+    rules = view.rules
+    items = []
+    for seat, held in enumerate(view.held):
+        if seat == view.seat:
+            continue
+        partner = rules.partnerships and rules.side_of(seat) == rules.side_of(view.seat)
+        items.append(Text(f"{seating.names[seat]}{' (partner)' if partner else ''} {held}"))
+    items.append(Text(_boneyard(rules, view.boneyard_left), QUIET))
+    return flow(items, width, indent=8, first=Text("Tiles:  ", "bold"))
+
+
+_POOL_WHEN = {"hand": "", "game": " (for the game's winner)"}
+
+
+def pool_lines(rules: Rules, seating: Seating, pool: int, chips: Sequence[int],
+               width: int) -> list[Text]:
+    """The chips in the pool and each seat's chips won minus paid so far (only with an ante)."""
+    if rules.ante == 0:
+        return []
+    items = [Text(f"{pool} in the pool{_POOL_WHEN[rules.pool]};")]
+    items += [Text(f"{seating.names[s]} {c:+d}") for s, c in enumerate(chips)]
+    return flow(items, width, indent=8, first=Text("Chips:  ", "bold"))
+
+
+def _clip(lines: list[Text], room: int) -> list[Text]:
+    """The newest ``room`` lines, saying how many older ones were left out."""
+    if len(lines) <= room:
+        return lines
+    keep = max(1, room - 1)
+    dropped = len(lines) - keep
+    return [Text(f"({dropped} earlier turns not shown)", QUIET)] + lines[-keep:]
+
+
+def news_lines(view: SeatView, seating: Seating, hand: int, width: int) -> list[Text]:
+    """What happened since this seat last played, oldest first."""
+    recent, fresh = since_last_turn(view.moves, view.seat)
+    lines = []
+    if fresh:
+        leader = "You lead" if view.leader == view.seat else \
+            f"{seating.names[view.leader]} leads"
+        must = f" and must set {view.opening}" if view.opening is not None else ""
+        lines.append(Text(f"Hand {hand} is dealt: {leader}{must}."))
+    for turn in recent:
+        mine_now = turn.seat == view.seat and turn.end is None
+        lines.append(Text(describe(turn, seating.names, view.seat), "bold" if mine_now else ""))
+    for line in lines:
+        line.truncate(width)
+    return lines
+
+
+def _layout_title(layout: Layout) -> Text:
+    placed = len(layout.placed)
+    return Text(f"Layout ({placed} tile{'' if placed == 1 else 's'})" if placed else "Layout",
+                "bold")
+
+
+def turn_screen(view: SeatView, seating: Seating, hand: int, seed: int, width: int,
+                height: int) -> list[Text]:
+    """The screen of a person who must play: everything they may see, and their choices.
+
+    It leaves one line free for the prompt below it.
+    """
+    rules, seat = view.rules, view.seat
+    top = [header(rules, hand, seed, width)]
+    top += scores_lines(rules, seating, view.scores, width, rules.side_of(seat))
+    top += tiles_lines(view, seating, width)
+    top += pool_lines(rules, seating, view.pool, view.chips, width)
+    board = [_layout_title(view.layout)]
+    board += layout_lines(view.layout, width)
+    count = sum(t.pips for t in view.hand)
+    mine = [Text.assemble(("Your hand", "bold"),
+                          f" ({seating.names[seat]}): {_tiles(len(view.hand))}, count {count};"
+                          "  * playable")]
+    mine += hand_lines(view.hand, (p.tile for p in view.legal), width)
+    mine += plays_lines(view.legal, width)
+    room = height - 1 - len(top) - len(board) - len(mine) - 3
+    news = _clip(news_lines(view, seating, hand, width), room)
+    return top + [BLANK] + board + [BLANK] + news + ([BLANK] if news else []) + mine
+
+
+def pass_screen(name: str) -> list[Text]:
+    """What the screen shows while the keyboard changes hands: nobody's tiles."""
+    return [Text(f"Pass the keyboard to {name}.", "bold"),
+            Text("Their hand is shown once they press Enter.")]
+
+
+def _hand_title(game: Game, seating: Seating, you: int | None) -> str:
+    state, number = game.hands[-1], len(game.hands)
+    if state.end == "out":
+        seat = state.moves[-1].seat
+        who = "You" if seat == you else seating.names[seat]
+        return f"Hand {number} is over: {_verb(who, 'is', 'are')} out. Domino!"
+    if state.rules.call_block and state.layout.is_dead(state.rules.set):
+        return f"Hand {number} is blocked: every tile that fits is on the layout."
+    return f"Hand {number} is blocked: nobody can play."
+
+
+def _result_line(game: Game, seating: Seating) -> str:
+    rules, result = game.rules, game.results[-1]
+    sides = [sum(result.counts[s] for s in rules.seats_of(side)) for side in range(rules.sides)]
+    if result.winner is None:
+        low = min(sides)
+        tied = " and ".join(seating.side_name(rules, s) for s, c in enumerate(sides) if c == low)
+        return f"Tied for the lowest count ({tied}, {low}): nobody scores."
+    side = seating.side_name(rules, result.winner)
+    terms = [c for s, c in enumerate(sides) if s != result.winner]
+    sums = " + ".join(str(c) for c in terms)
+    if rules.score == "others-minus-own":
+        terms.append(-sides[result.winner])
+        sums += f" - {sides[result.winner]}"
+    points = result.points[result.winner]
+    how = f" ({sums})" if len(terms) > 1 else ""
+    if sum(terms) < 0:
+        how = f" ({sums} is below 0)"
+    scores = "score" if _plural(side) else "scores"
+    return f"{_verb(side, 'wins', 'win')} the hand and {scores} {points}{how}."
+
+
+def hand_end_screen(game: Game, seating: Seating, seed: int, width: int,
+                    you: int | None) -> list[Text]:
+    """The end of a hand: how it ended, the last turns, every hand revealed with its count,
+    the points, the chips and the game score."""
+    rules, state, result = game.rules, game.hands[-1], game.results[-1]
+    lines = [header(rules, len(game.hands), seed, width),
+             Text(_hand_title(game, seating, you), "bold")]
+    lines += [Text("  " + describe(t, seating.names, you)) for t in turns(state.moves)[-3:]]
+    lines.append(_layout_title(state.layout))
+    lines += layout_lines(state.layout, width)
+    lines.append(Text("Hands revealed:", "bold"))
+    name_width = max(len(n) for n in seating.names)
+    for seat, hand in enumerate(state.hands):
+        first = Text(f"  {seating.names[seat]:<{name_width}}  count {result.counts[seat]:>3}  ")
+        faces = [Text(tile_face(t)) for t in hand] or [Text("out", QUIET)]
+        lines += flow(faces, width, indent=len(first.plain), gap=0, first=first)
+    lines.append(Text(_result_line(game, seating), "bold"))
+    if rules.ante > 0:
+        items = [Text(f"{seating.names[s]} {c:+d}") for s, c in enumerate(result.pool)]
+        items.append(Text(f"(pool now {game.pool})", QUIET))
+        lines += flow(items, width, indent=8, first=Text("Chips this hand: ", "bold"))
+    lines += scores_lines(rules, seating, game.scores, width)
+    for line in lines:
+        line.truncate(width)
+    return lines
+
+
+def game_end_screen(game: Game, seating: Seating, seed: int, width: int) -> list[Text]:
+    """Final scores, the winner, the chips, and the seed that deals this game again."""
+    rules = game.rules
+    hands = len(game.results)
+    lines = [Text(f"Game over after {hands} hand{'' if hands == 1 else 's'}.", "bold")]
+    if game.winner is not None:
+        side = seating.side_name(rules, game.winner)
+        lines.append(Text(f"{_verb(side, 'wins', 'win')} the game with "
+                          f"{game.scores[game.winner]} points (target {rules.target_points}).",
+                          "bold"))
+    items = [Text(f"{seating.side_name(rules, s)} {v}") for s, v in enumerate(game.scores)]
+    lines += flow(items, width, indent=14, first=Text("Final scores: ", "bold"))
+    if rules.ante > 0:
+        chips = [Text(f"{seating.names[s]} {c:+d}") for s, c in enumerate(game.chips)]
+        if game.pool:
+            chips.append(Text(f"({game.pool} stay in the pool)", QUIET))
+        lines += flow(chips, width, indent=14, first=Text("Chips:        ", "bold"))
+    lines.append(Text(f"Seed {seed}: the same seed and options deal this game again.", QUIET))
+    for line in lines:
+        line.truncate(width)
+    return lines

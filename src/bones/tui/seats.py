@@ -1,0 +1,95 @@
+"""Who sits at each seat: a person at the keyboard or a bot level, and the names shown.
+
+``--seats human,greedy,random`` and ``--names Ana,Ben`` are read here, so every mistake in
+them becomes one ``BonesError`` line naming the flag.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bones.ai import BOTS
+from bones.engine.errors import BonesError
+from bones.engine.rules import Rules
+
+HUMAN = "human"
+#: Longest name accepted, so that score and tile lines of four seats still fit 80 columns.
+MAX_NAME = 16
+#: The bot that fills seats nobody asked for: it plays sensibly and instantly.
+DEFAULT_BOT = "greedy"
+
+
+@dataclass(frozen=True, slots=True)
+class Seating:
+    """Each seat's kind (``"human"`` or a bot level) and display name, in seat order."""
+
+    kinds: tuple[str, ...]
+    names: tuple[str, ...]
+
+    @property
+    def humans(self) -> tuple[int, ...]:
+        """The seats played from the keyboard."""
+        return tuple(s for s, kind in enumerate(self.kinds) if kind == HUMAN)
+
+    def is_human(self, seat: int) -> bool:
+        return self.kinds[seat] == HUMAN
+
+    def side_name(self, rules: Rules, side: int) -> str:
+        """A side in words: a name, or both partners' names joined by ``&``."""
+        return " & ".join(self.names[s] for s in rules.seats_of(side))
+
+
+def parse_seats(text: str) -> tuple[str, ...]:
+    """Read ``--seats``: a comma-separated list of ``human`` and bot levels."""
+    kinds = tuple(part.strip().lower() for part in text.split(","))
+    known = (HUMAN, *BOTS)
+    for kind in kinds:
+        if kind not in known:
+            raise BonesError(f'--seats: "{kind}" is not a seat (use {", ".join(known)})')
+    return kinds
+
+
+def default_kinds(players: int) -> tuple[str, ...]:
+    """One person at seat 0, the default bot everywhere else."""
+    return (HUMAN,) + (DEFAULT_BOT,) * (players - 1)
+
+
+def default_names(kinds: Sequence[str]) -> tuple[str, ...]:
+    """"You" for a lone person, else "Player N"; bots by level, numbered by seat (from 1)
+    when the level occurs twice, so nobody on the screen shares a name."""
+    humans = sum(kind == HUMAN for kind in kinds)
+    names = []
+    for seat, kind in enumerate(kinds):
+        if kind == HUMAN:
+            names.append("You" if humans == 1 else f"Player {seat + 1}")
+        elif list(kinds).count(kind) > 1:
+            names.append(f"{kind.capitalize()} {seat + 1}")
+        else:
+            names.append(kind.capitalize())
+    return tuple(names)
+
+
+def seating(players: int, kinds: Sequence[str] | None = None,
+            names: str | None = None) -> Seating:
+    """The seating for ``players`` seats from the flags (either may be left out)."""
+    chosen = tuple(kinds) if kinds is not None else default_kinds(players)
+    if len(chosen) != players:
+        raise BonesError(f"--seats lists {len(chosen)} seats, but the rules have {players} "
+                         "players")
+    shown = list(default_names(chosen))
+    if names is not None:
+        given = [n.strip() for n in names.split(",")]
+        if len(given) > players:
+            raise BonesError(f"--names lists {len(given)} names for {players} seats")
+        for seat, name in enumerate(given):
+            if len(name) > MAX_NAME:
+                raise BonesError(f'--names: "{name}" is longer than {MAX_NAME} characters')
+            if not name.isprintable():
+                raise BonesError(f"--names: {name!r} holds characters that cannot be shown")
+            if name:
+                shown[seat] = name
+    for seat, name in enumerate(shown):
+        if shown.index(name) != seat:
+            raise BonesError(f'--names: "{name}" would name two seats')
+    return Seating(chosen, tuple(shown))

@@ -1,0 +1,203 @@
+"""The game loop: deal each hand, make the forced moves, ask people and bots for the rest,
+and show a screen at every turn of a person and at the end of every hand.
+
+Every move goes through the engine's checked path (``play``), people's moves after
+``resolve`` has explained any refusal. Randomness comes from the seed alone: the deals from
+``Random(seed)``, each bot from its own generator derived from the seed and its seat, so the
+same seed deals the same game whoever sits where.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from bones.ai import Bot, make_bot
+from bones.engine.errors import IllegalMove
+from bones.engine.game import Game, deal_hand, new_game, play
+from bones.engine.moves import Draw, Pass, Play
+from bones.engine.rules import Rules
+from bones.engine.state import resolve
+from bones.engine.view import SeatView, observe
+from bones.tui.commands import (
+    Command,
+    Forced,
+    Help,
+    Pick,
+    Quit,
+    TileCode,
+    Unreadable,
+    read_arm,
+    read_command,
+)
+from bones.tui.screens import (
+    HELP,
+    game_end_screen,
+    hand_end_screen,
+    pass_screen,
+    turn_screen,
+)
+from bones.tui.seats import Seating
+from bones.tui.terminal import Terminal
+
+
+class QuitGame(Exception):
+    """The person at the keyboard typed ``quit`` and confirmed it."""
+
+
+def bot_rng(seed: int, seat: int) -> random.Random:
+    """The generator of the bot at ``seat``: derived from the seed, independent of the deals
+    (a string seed is hashed the same way on every machine)."""
+    return random.Random(f"bones-bot:{seed}:{seat}")
+
+
+class Table:
+    """One game at one terminal. ``game`` always holds the game as played so far, so whoever
+    stops the loop (quit, Ctrl-C, end of input) can still save its record."""
+
+    def __init__(self, rules: Rules, seating: Seating, seed: int, terminal: Terminal,
+                 after_hand: Callable[[Game], None] | None = None) -> None:
+        self.rules = rules
+        self.seating = seating
+        self.seed = seed
+        self.terminal = terminal
+        self.after_hand = after_hand
+        self.game = new_game(rules)
+        self._deals = random.Random(seed)
+        self._bots: dict[int, Bot] = {
+            seat: make_bot(kind, bot_rng(seed, seat))
+            for seat, kind in enumerate(seating.kinds) if not seating.is_human(seat)}
+        #: The person who may be looking at the screen; ``None`` after a public screen.
+        self._viewer: int | None = None
+
+    # -- the loop ------------------------------------------------------------------------
+
+    def play_game(self) -> Game:
+        """Play hands until a side reaches the target; return the finished game."""
+        while not self.game.finished:
+            self.game = deal_hand(self.game, self._deals)
+            self._play_hand()
+            if self.after_hand is not None:
+                self.after_hand(self.game)
+            self._show_hand_end()
+            if not self.game.finished and self.seating.humans:
+                self.terminal.ask("Press Enter for the next hand ")
+        self.terminal.show(game_end_screen(self.game, self.seating, self.seed,
+                                           self.terminal.width))
+        return self.game
+
+    def _play_hand(self) -> None:
+        """Play the hand in play to its end. Forced draws and passes are made here, for people
+        too: nobody has a choice to make, and the next screen tells them what happened."""
+        while (state := self.game.current) is not None:
+            move = state.legal_moves()[0]
+            if isinstance(move, Play):
+                seat = state.to_move
+                if self.seating.is_human(seat):
+                    move = self._ask(seat)
+                else:
+                    move = self._bots[seat].choose(observe(self.game, seat))
+            self.game = play(self.game, move)
+
+    # -- screens -------------------------------------------------------------------------
+
+    def _you(self) -> int | None:
+        """Whom a public screen may call "you": the only person at the table, if one."""
+        humans = self.seating.humans
+        return humans[0] if len(humans) == 1 else None
+
+    def _show_hand_end(self) -> None:
+        if self.seating.humans:
+            self.terminal.clear()
+        elif len(self.game.hands) > 1:
+            self.terminal.say("")  # bots only: screens follow one another, uncleared
+        self.terminal.show(hand_end_screen(self.game, self.seating, self.seed,
+                                           self.terminal.width, self._you()))
+        self._viewer = None
+
+    def _hand_over_keyboard(self, seat: int) -> None:
+        """With several people at one keyboard, blank the screen and wait for the right one
+        before showing a hand."""
+        if len(self.seating.humans) < 2 or self._viewer == seat:
+            return
+        self.terminal.clear()
+        self.terminal.show(pass_screen(self.seating.names[seat]))
+        self.terminal.ask(f"{self.seating.names[seat]}, press Enter ")
+
+    def _draw_turn(self, view: SeatView) -> None:
+        self.terminal.clear()
+        self.terminal.show(turn_screen(view, self.seating, len(self.game.hands), self.seed,
+                                       self.terminal.width, self.terminal.height))
+
+    # -- a person's move -----------------------------------------------------------------
+
+    def _ask(self, seat: int) -> Play:
+        """Ask the person at ``seat`` for a play until the engine accepts one."""
+        self._hand_over_keyboard(seat)
+        self._viewer = seat
+        view = observe(self.game, seat)
+        self._draw_turn(view)
+        choices = len(view.legal)
+        prompt = (f"Your move (1-{choices}, a tile like 6-5 or 65r, help, quit): "
+                  if choices > 1 else "Your move (1, a tile like 6-5, help, quit): ")
+        while True:
+            command = read_command(self.terminal.ask(prompt), choices, self.rules.set)
+            chosen = self._respond(view, command)
+            if chosen is not None:
+                return chosen
+
+    def _respond(self, view: SeatView, command: Command) -> Play | None:
+        """Carry out one command: the play it names if the engine accepts it, else ``None``
+        after help, a declined quit, or a one-line reason."""
+        if isinstance(command, Pick):
+            return view.legal[command.number - 1]
+        if isinstance(command, Help):
+            for line in HELP:
+                self.terminal.say(line)
+            return None
+        if isinstance(command, Quit):
+            if self.terminal.confirm("Quit this game?"):
+                raise QuitGame
+            return None
+        if isinstance(command, Unreadable):
+            self.terminal.say(f"Unclear: {command.reason}", "red")
+            return None
+        move = self._move_of(view, command)
+        if move is None:
+            return None
+        try:
+            resolved = resolve(self.game.hands[-1], move)
+        except IllegalMove as exc:
+            self.terminal.say(f"Illegal: {_personal(str(exc), view.seat)}", "red")
+            return None
+        assert isinstance(resolved, Play)  # a draw or pass is never legal while plays exist
+        return resolved
+
+    def _move_of(self, view: SeatView, command: TileCode | Forced) -> Play | Draw | Pass | None:
+        """The move a tile code or a typed ``pass``/``draw`` stands for; asks for the arm when
+        the tile fits two and none was given (``None`` if the answer names no such arm)."""
+        seat = view.seat
+        if isinstance(command, Forced):
+            return Pass(seat) if command.kind == "pass" else Draw(seat)
+        end = command.end
+        arms = [p.end for p in view.legal if p.tile == command.tile and p.end is not None]
+        if end is None and len(arms) > 1:
+            layout = view.layout
+            fits = " and ".join(f"the {arm} arm ({layout.end(arm)})" for arm in arms)
+            self.terminal.say(f"{command.tile} fits {fits}.")
+            answer = self.terminal.ask(f"Which arm? [{'/'.join(arms)}] ")
+            end = read_arm(answer)
+            if end not in arms:
+                self.terminal.say(f"Unclear: no arm chosen; {command.tile} goes on "
+                                  f"{' or '.join(arms)}", "red")
+                return None
+        return Play(seat, command.tile, end)
+
+
+def _personal(reason: str, seat: int) -> str:
+    """The engine's reason, addressed to the person it concerns ("you do not hold 6-5")."""
+    for third, second in ((f"seat {seat} does not hold", "you do not hold"),
+                          (f"seat {seat} holds", "you hold"), ("; it may not", "; you may not"),
+                          (f"seat {seat} leads", "you lead")):
+        reason = reason.replace(third, second)
+    return reason

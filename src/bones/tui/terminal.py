@@ -1,0 +1,68 @@
+"""The one place that reads from and writes to the terminal.
+
+Screens are lists of ``Text`` lines built elsewhere; this module prints them, clears between
+screens and reads answers. ``ask`` lets ``EOFError`` and ``KeyboardInterrupt`` through on
+purpose: leaving the game is decided by ``bones play``, which knows about the record.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable
+
+from rich.console import Console
+from rich.text import Text
+
+#: The screen every turn is drawn for, whatever the terminal: a compact game fits 80x24.
+WIDTH = 80
+HEIGHT = 24
+#: Home the cursor, clear the screen, and clear the scrollback too (xterm's ``3J``), so the
+#: next person at a shared keyboard cannot scroll back to the last player's hand.
+_CLEAR = "\x1b[H\x1b[2J\x1b[3J"
+
+
+class Terminal:
+    """A Rich console and ``input``, sized to at most 80x24."""
+
+    def __init__(self, console: Console, echo: bool | None = None) -> None:
+        self.console = console
+        #: Print each answer after reading it: a terminal echoes what is typed, a pipe does
+        #: not, and a transcript of piped answers should still read like a session.
+        self.echo = not sys.stdin.isatty() if echo is None else echo
+
+    @property
+    def width(self) -> int:
+        """Columns a screen may use: 80, or fewer on a narrower terminal."""
+        return max(40, min(self.console.width, WIDTH))
+
+    @property
+    def height(self) -> int:
+        """Lines a screen may use: 24, or fewer on a shorter terminal."""
+        return max(16, min(self.console.height, HEIGHT))
+
+    def clear(self) -> None:
+        """Start a fresh screen (only on a real terminal: piped output keeps every screen)."""
+        if self.console.is_terminal:
+            self.console.file.write(_CLEAR)
+            self.console.file.flush()
+
+    def show(self, lines: Iterable[Text]) -> None:
+        """Print a screen's lines, which are already cut to ``width``."""
+        for line in lines:
+            self.console.print(line, no_wrap=True, overflow="crop", width=self.width)
+
+    def say(self, text: str, style: str = "") -> None:
+        """A line of news or a refusal, wrapped (never cut) at ``width``: a path or a reason
+        must be read whole."""
+        self.console.print(Text(text, style), overflow="fold", width=self.width)
+
+    def ask(self, prompt: str) -> str:
+        """Read one line after ``prompt``."""
+        answer = self.console.input(Text(prompt, "bold"))
+        if self.echo:
+            self.console.print(Text(answer), overflow="fold", width=self.width)
+        return answer
+
+    def confirm(self, question: str) -> bool:
+        """A yes/no question whose default (just Enter) is no."""
+        return self.ask(f"{question} [y/N] ").strip().lower() in ("y", "yes")

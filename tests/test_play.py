@@ -1,0 +1,356 @@
+"""``bones play`` driven as a person would drive it: in an 80x24 pseudo-terminal, reading the
+screen and typing answers, through whole games of every preset.
+
+The answers are chosen from what the screen shows (the first listed play, a tile the hand
+does not hold, a tile that fits two arms), never from a script written for a known deal, so a
+change in the engine, the bots or the screens makes these tests see something different.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pexpect
+import pytest
+from rich.cells import cell_len
+
+from bones.engine.rules import PRESETS
+from bones.engine.tiles import full_set
+from bones.record.reader import read_file
+
+ROWS, COLUMNS = 24, 80
+BONES = [sys.executable, "-m", "bones.cli.main"]
+
+MOVE = r"Your move \([^)]*\): "
+ARM = r"Which arm\? \[[a-z/]+\] "
+NEXT_HAND = r"Press Enter for the next hand "
+KEYBOARD = r", press Enter "
+FINAL = r"Final scores: [^\r\n]*"
+PROMPTS = [MOVE, ARM, NEXT_HAND, KEYBOARD, FINAL, pexpect.EOF]
+
+#: Every escape sequence the program or Rich may write (CSI, with private ``?`` modes).
+ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>]")
+#: What the program writes to start a fresh screen.
+CLEAR = "\x1b[H\x1b[2J"
+FACE = re.compile(r"\[(\d+)\|(\d+)\]")
+
+
+def spawn(*args: str, cwd: Path | None = None, env: dict[str, str] | None = None) -> pexpect.spawn:
+    """``bones play ARGS`` in a fresh 80x24 pseudo-terminal."""
+    environ = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    environ.update(TERM="xterm", NO_COLOR="1", **(env or {}))
+    child = pexpect.spawn(BONES[0], [*BONES[1:], "play", *args], dimensions=(ROWS, COLUMNS),
+                          encoding="utf-8", env=environ, timeout=20, cwd=cwd)
+    child.logfile_read = io.StringIO()
+    child.delaybeforesend = None  # a person types slower, but the program does not care
+    return child
+
+
+def plain(text: str) -> str:
+    return ANSI.sub("", text).replace("\r\n", "\n").replace("\r", "\n")
+
+
+def transcript(child: pexpect.spawn) -> str:
+    log = child.logfile_read
+    assert isinstance(log, io.StringIO)
+    return log.getvalue()
+
+
+@dataclass
+class Game:
+    """What a played-through game showed."""
+
+    turns: int = 0
+    arm_questions: int = 0
+    hands: int = 0
+    final: str = ""
+    screens: list[str] = field(default_factory=list)
+    text: str = ""
+    status: int | None = None
+
+
+def current_screen(child: pexpect.spawn) -> str:
+    """The screen on display: everything written since the last clear."""
+    return plain(transcript(child).rsplit(CLEAR, 1)[-1])
+
+
+def legal_plays(screen: str) -> list[tuple[str, str]]:
+    """The numbered plays listed on a turn screen, as (tile, arm)."""
+    return [(f"{a}-{b}", arm) for a, b, arm in
+            re.findall(r"\d+\) \[(\d+)\|(\d+)\] (\w+)", screen)]
+
+
+def answer_first(screen: str) -> str:
+    return "1"
+
+
+def answer_by_tile(screen: str) -> str:
+    """Name a tile rather than its number; leave the arm out when the tile fits two, so the
+    program has to ask which."""
+    plays = legal_plays(screen)
+    tile, arm = plays[0]
+    if sum(t == tile for t, _ in plays) > 1:
+        return tile
+    return tile.replace("-", "") + ("" if arm == "lead" else arm[0])
+
+
+def play_through(child: pexpect.spawn, answer=answer_first, limit: int = 400) -> Game:
+    """Answer every prompt until the final scores; the game must end by itself."""
+    game = Game()
+    for _ in range(limit):
+        which = child.expect(PROMPTS)
+        if which == 0:
+            game.turns += 1
+            screen = current_screen(child)
+            game.screens.append(screen)
+            child.sendline(answer(screen))
+        elif which == 1:
+            game.arm_questions += 1
+            arms = re.search(r"\[([a-z/]+)\]", child.after)
+            assert arms is not None
+            child.sendline(arms[1].split("/")[-1])
+        elif which in (2, 3):
+            game.hands += which == 2
+            child.sendline("")
+        elif which == 4:
+            game.final = plain(child.after)
+            child.expect(pexpect.EOF)
+            break
+        else:
+            raise AssertionError("the program ended before the final scores:\n"
+                                 + plain(transcript(child))[-2000:])
+    else:
+        raise AssertionError("the game did not end")
+    child.close()
+    game.status = child.exitstatus
+    game.text = plain(transcript(child))
+    return game
+
+
+def final_scores(line: str) -> dict[str, int]:
+    """``Final scores: You 0  Greedy 19`` as a dict (names may hold single spaces)."""
+    items = line.split(":", 1)[1].strip().split("  ")
+    return {name: int(score) for name, score in (item.rsplit(" ", 1) for item in items)}
+
+
+def assert_fits_80_columns(child_text: str) -> None:
+    for line in plain(child_text).split("\n"):
+        assert cell_len(line) <= COLUMNS, f"{cell_len(line)} columns: {line!r}"
+
+
+def assert_screens_fit_24_lines(raw: str) -> None:
+    for chunk in raw.split(CLEAR)[1:]:
+        screen = plain(chunk)
+        if "Your move (" in screen:
+            before_prompt = screen.split("Your move (", 1)[0]
+            assert before_prompt.count("\n") + 1 <= ROWS, before_prompt
+
+
+# -- a whole game of every preset -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_a_person_plays_a_whole_game_of_every_preset_to_the_final_scores(preset: str) -> None:
+    seed = str(list(PRESETS).index(preset) + 11)
+    child = spawn("--rules", preset, "--target", "10", "--seed", seed)
+    game = play_through(child)
+    assert game.status == 0
+    assert game.turns > 0 and "Traceback" not in game.text
+    scores = final_scores(game.final)
+    assert set(scores) == {"You", "Greedy"}
+    assert max(scores.values()) >= 10
+    winner = max(scores, key=lambda name: scores[name])
+    assert f"{winner} wins the game with {scores[winner]} points (target 10)" in game.text \
+        or f"{winner} win the game with {scores[winner]} points (target 10)" in game.text
+    for screen in game.screens:
+        assert "Your hand (You)" in screen and "Layout" in screen
+        assert f"seed {seed}" in screen and "Scores:" in screen
+        assert legal_plays(screen), screen
+    if PRESETS[preset].ante:
+        assert "Chips:" in game.screens[0] and "in the pool" in game.screens[0]
+    assert_fits_80_columns(transcript(child))
+    assert_screens_fit_24_lines(transcript(child))
+
+
+def test_a_tile_that_fits_two_arms_is_asked_about_and_tiles_can_be_typed() -> None:
+    child = spawn("--rules", "draw", "--players", "3", "--spinner", "first-double",
+                  "--ante", "1", "--target", "10", "--seed", "4")
+    game = play_through(child, answer=answer_by_tile)
+    assert game.status == 0 and game.turns > 0
+    assert game.arm_questions > 0, "no tile fitting two arms came up: choose another seed"
+    assert re.search(r"\d-\d fits the \w+ arm \(\d\) and the \w+ arm \(\d\)\.", game.text)
+    assert "Unclear:" not in game.text and "Illegal:" not in game.text
+    assert_fits_80_columns(transcript(child))
+
+
+def test_lines_stay_within_80_columns_even_when_the_terminal_claims_more() -> None:
+    """Rich wraps at the terminal's width, which would hide a line the game drew too wide;
+    telling Rich the terminal is 200 wide shows the lines exactly as the game drew them."""
+    child = spawn("--rules", "pool", "--players", "4", "--spinner", "first-double",
+                  "--names", "Anastasia-Louise,Bartholomew-Jr,Constantinople,Dorothea-Maria",
+                  "--target", "20", "--seed", "8", env={"COLUMNS": "200"})
+    game = play_through(child)
+    assert game.status == 0
+    assert_fits_80_columns(transcript(child))
+    assert_screens_fit_24_lines(transcript(child))
+
+
+def test_the_same_seed_and_answers_replay_the_same_game() -> None:
+    args = ("--rules", "draw", "--players", "3", "--seats", "human,random,greedy",
+            "--target", "20", "--seed", "31")
+    first, again = play_through(spawn(*args)), play_through(spawn(*args))
+    assert first.final == again.final and first.screens == again.screens
+    other = play_through(spawn(*args[:-1], "32"))
+    assert other.screens != first.screens
+
+
+# -- mistakes and leaving -------------------------------------------------------------------
+
+
+def test_illegal_input_gets_a_one_line_reason_and_the_same_question_again() -> None:
+    child = spawn("--rules", "block", "--seed", "5")
+    child.expect(MOVE)
+    screen = current_screen(child)
+    hand_line = screen.split("Your hand", 1)[1].split("\n")[1]
+    held = {f"{a}-{b}" for a, b in FACE.findall(hand_line)}
+    assert len(held) == 7
+    missing = next(str(t) for t in full_set(6) if str(t) not in held)
+    for typed, reason in ((missing, f"Illegal: you do not hold {missing}"),
+                          ("pass", "Illegal: you "),
+                          ("xyz", 'Unclear: "xyz" is not a move'),
+                          ("99", "Unclear: 9-9 is not in the double-6 set")):
+        child.sendline(typed)
+        child.expect(MOVE)
+        between = [line for line in plain(child.before).split("\n") if line.strip()]
+        assert between[0].strip() == typed
+        assert len(between) == 2, between
+        assert between[1].startswith(reason), between
+    child.sendline("help")
+    child.expect(MOVE)
+    assert "6-5 or 65" in plain(child.before)
+    child.sendline("quit")
+    child.expect(r"Quit this game\? \[y/N\] ")
+    child.sendline("n")
+    child.expect(MOVE)
+    child.sendline("quit")
+    child.expect(r"Quit this game\? \[y/N\] ")
+    child.sendline("y")
+    child.expect(r"Save the record\? \[y/N\] ")
+    child.sendline("")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert "Traceback" not in transcript(child)
+
+
+def test_a_record_replays_to_the_final_scores_shown(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    child = spawn("--rules", "pagat-draw", "--players", "3", "--target", "15", "--seed", "21",
+                  "--seats", "human,random,greedy", "--names", "Ana,Ben,Caro",
+                  "--record", str(path))
+    game = play_through(child)
+    assert game.status == 0 and f"Record saved to {path}" in game.text.replace("\n", "")
+    record, replayed = read_file(path)
+    assert record.players == ("Ana", "Ben", "Caro")
+    assert replayed.finished
+    shown = final_scores(game.final)
+    assert shown == dict(zip(record.players, replayed.scores, strict=True))
+    done = subprocess.run([*BONES, "replay", str(path)], capture_output=True, text=True,
+                          check=False)
+    assert done.returncode == 0, done.stderr
+    assert "game won by" in done.stdout
+
+
+def test_ctrl_c_offers_to_save_the_record_and_leaves_without_a_traceback(tmp_path: Path) -> None:
+    child = spawn("--rules", "draw", "--seed", "9", cwd=tmp_path)
+    child.expect(MOVE)
+    child.sendline("1")
+    child.expect(MOVE)
+    child.sendintr()
+    child.expect(r"Save the record\? \[y/N\] ")
+    child.sendline("y")
+    child.expect(r"Save it where\? \[bones-9\.json\] ")
+    child.sendline("")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
+    text = plain(transcript(child))
+    assert "Traceback" not in text and "Record saved to bones-9.json" in text
+    record, replayed = read_file(tmp_path / "bones-9.json")
+    assert len(record.hands) == 1 and replayed.current is not None  # a hand still in play
+    assert record.hands[0].moves[0].seat in (0, 1)
+
+
+def test_ctrl_c_twice_leaves_without_saving() -> None:
+    child = spawn("--seed", "2")
+    child.expect(MOVE)
+    child.sendintr()
+    child.expect(r"Save the record\? \[y/N\] ")
+    child.sendintr()
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
+    assert "Traceback" not in transcript(child)
+
+
+def test_end_of_input_leaves_cleanly_and_keeps_the_record(tmp_path: Path) -> None:
+    path = tmp_path / "left.json"
+    child = spawn("--seed", "3", "--record", str(path))
+    child.expect(MOVE)
+    child.sendeof()
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert "Traceback" not in transcript(child)
+    record, _ = read_file(path)
+    assert len(record.hands) == 1
+
+
+def test_two_people_at_one_keyboard_never_see_each_others_hand() -> None:
+    child = spawn("--seats", "human,human", "--names", "Ana,Ben", "--target", "5",
+                  "--seed", "6")
+    child.expect(KEYBOARD)
+    waiting = current_screen(child)
+    assert "Pass the keyboard to" in waiting and "[" not in waiting
+    child.sendline("")
+    child.expect(MOVE)
+    first = current_screen(child)
+    name = "Ana" if "Your hand (Ana)" in first else "Ben"
+    child.sendline("1")
+    child.expect(KEYBOARD)
+    assert "Pass the keyboard to " + ("Ben" if name == "Ana" else "Ana") in \
+        current_screen(child)
+    child.sendintr()
+    child.expect(r"Save the record\? \[y/N\] ")
+    child.sendline("n")
+    child.expect(pexpect.EOF)
+
+
+# -- flags ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("flags", [["--players", "1"], ["--seats", "human,robot"],
+                                   ["--seed", "soon"], ["--rules", "no-such-preset"],
+                                   ["--seats", "human,greedy", "--players", "3"]])
+def test_a_bad_flag_prints_one_line_and_fails(flags: list[str]) -> None:
+    done = subprocess.run([*BONES, "play", *flags], capture_output=True, text=True,
+                          check=False, stdin=subprocess.DEVNULL, timeout=20)
+    assert done.returncode != 0
+    assert done.stdout == ""
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert done.stderr.startswith("bones: ") and "Traceback" not in done.stderr
+
+
+def test_help_explains_seats_moves_and_the_record() -> None:
+    done = subprocess.run([*BONES, "play", "--help"], capture_output=True, text=True,
+                          check=False)
+    assert done.returncode == 0
+    for words in ("--seats", "--names", "--seed", "--record", "--rules", "--spinner",
+                  "6-5 l", "Ctrl-C"):
+        assert words in done.stdout, words
