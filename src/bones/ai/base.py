@@ -6,6 +6,7 @@ import random
 from collections.abc import Callable
 from typing import Protocol
 
+from bones.engine.errors import BonesError
 from bones.engine.moves import Play
 from bones.engine.view import SeatView
 
@@ -33,6 +34,12 @@ def _greedy(rng: random.Random) -> Bot:
     return GreedyBot(rng)
 
 
+def _ismcts(rng: random.Random, think: float) -> Bot:
+    from bones.ai.ismcts import IsmctsBot
+
+    return IsmctsBot(rng, think=think)
+
+
 def _basic(rng: random.Random) -> Bot:
     from bones.ai.basic import BasicBot
 
@@ -46,16 +53,39 @@ BOTS: dict[str, Callable[[random.Random], Bot]] = {
     "basic": _basic,
 }
 
+#: Search bots, whose factories also take the think time per move in seconds.
+SEARCH_BOTS: dict[str, Callable[[random.Random, float], Bot]] = {
+    "ismcts": _ismcts,
+}
+
+#: Every level name, in order of strength.
+LEVELS: tuple[str, ...] = (*BOTS, *SEARCH_BOTS)
+
+
+def is_level(level: str) -> bool:
+    """Whether ``level`` names a bot: one of ``LEVELS`` or ``cmd:PROGRAM``."""
+    return level in LEVELS or (level.startswith("cmd:") and len(level) > 4)
+
+
+def close_bot(bot: Bot) -> None:
+    """Let a bot release what it holds (an outside bot's process); others hold nothing."""
+    close = getattr(bot, "close", None)
+    if callable(close):
+        close()
+
 
 def make_bot(level: str, rng: random.Random, think: float = 1.0) -> Bot:
     """A bot of ``level`` (one of ``BOTS``, or ``cmd:PROGRAM`` for an outside bot process
-    speaking ``bones-bot/1``); ``ValueError`` naming the known levels otherwise."""
+    speaking ``bones-bot/1``); ``BonesError`` naming the known levels otherwise."""
     if level.startswith("cmd:"):
         from bones.ai.external import ExternalBot
 
         return ExternalBot(level[4:], rng, think)
+    if level in SEARCH_BOTS:
+        return SEARCH_BOTS[level](rng, think)
     try:
         factory = BOTS[level]
     except KeyError:
-        raise ValueError(f"unknown bot {level!r} (known: {', '.join(BOTS)})") from None
+        raise BonesError(f"unknown bot {level!r} (known: {', '.join(LEVELS)}, or "
+                         "cmd:PROGRAM)") from None
     return factory(rng)

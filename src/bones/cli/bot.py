@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from bones.ai.base import BOTS
+from bones.ai.base import LEVELS
 from bones.ai.server import serve
 
 
@@ -15,7 +15,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         description="Speak bones-bot/1 (JSON lines; see docs/bot-protocol.md): answer "
         "hello and move requests on standard input, one reply line each, until quit.",
     )
-    p.add_argument("--level", default="greedy", choices=sorted(BOTS), help="which bot")
+    p.add_argument("--level", default="greedy", choices=LEVELS, help="which bot")
     p.add_argument("--seed", type=int, default=None, help="seed the bot's RNG")
     p.add_argument("--think", type=float, default=None,
                    help="seconds per move (requests carry their own think time)")

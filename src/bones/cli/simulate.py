@@ -1,14 +1,198 @@
-"""``bones simulate``: placeholder until built."""
+"""``bones simulate``: play bots against each other and print win rates with 95% intervals.
+
+Parsing, the progress bar, the table and the record files live here; the games are played by
+``bones.sim.referee`` and counted by ``bones.sim.stats``.
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
+import random
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from bones.ai.base import LEVELS
+from bones.cli.options import add_rules_arguments, rules_from_args
+from bones.engine.errors import BonesError
+from bones.engine.rules import PRESETS, Rules
+from bones.record.model import Record
+from bones.record.writer import dump
+from bones.sim.referee import GameOutcome, check_levels, play_series
+from bones.sim.stats import Summary, Tally, Unit
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("simulate", help="(not built yet)")
+    p = sub.add_parser(
+        "simulate", help="play bots against each other and report win rates",
+        description="Play games (or hands) between bots and print, per seat or side, the wins "
+        "with a 95% Wilson interval and the mean points per hand, plus hands per game and "
+        "the share of blocked and tied hands. The same --seed gives the same output.",
+    )
+    p.add_argument("--bots", default="greedy", metavar="LEVELS",
+                   help=f"bot level per seat, comma separated ({', '.join(LEVELS)}, or "
+                   "cmd:PROGRAM for an outside bot); one level fills every seat "
+                   "(default: greedy)")
+    p.add_argument("--think", type=float, default=0.1, metavar="SECONDS",
+                   help="time per move for search and outside bots (default: 0.1)")
+    count = p.add_mutually_exclusive_group()
+    count.add_argument("--games", type=_positive, metavar="N",
+                       help="whole games to play (default: 100)")
+    count.add_argument("--hands", type=_positive, metavar="N",
+                       help="single hands to play instead, in games played one after another")
+    p.add_argument("--seed", type=int, help="seed of the series (default: a random one, "
+                   "printed with the results)")
+    p.add_argument("--record", metavar="PATH",
+                   help="save the records: PATH.json for a single game, else a directory of "
+                   "game-0001.json, ...")
+    p.add_argument("--jobs", type=_positive, default=1, metavar="J",
+                   help="worker processes; results equal those of one process (default: 1)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_rules_arguments(p)
     p.set_defaults(run=run)
 
 
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def bot_levels(text: str, rules: Rules) -> tuple[str, ...]:
+    """The ``--bots`` list checked against the seats; one level fills every seat."""
+    levels = [level.strip() for level in text.split(",")]
+    if len(levels) == 1:
+        levels *= rules.players
+    return check_levels(rules, levels)
+
+
 def run(args: argparse.Namespace) -> int:
-    raise SystemExit("bones simulate: not built yet")
+    rules = rules_from_args(args)
+    levels = bot_levels(args.bots, rules)
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**9)
+    unit: Unit = "hands" if args.hands is not None else "games"
+    total = args.hands if unit == "hands" else (args.games or 100)
+    tally = Tally(rules, levels, seed, unit)
+    recorder = Recorder(Path(args.record)) if args.record else None
+    outcomes = play_series(rules, levels, seed, games=total if unit == "games" else None,
+                           hands=total if unit == "hands" else None, jobs=args.jobs,
+                           keep_records=recorder is not None, think=args.think)
+    err = Console(stderr=True)
+    with _progress(err, disable=args.quiet or not err.is_terminal) as progress:
+        task = progress.add_task(f"{unit}", total=total)
+        for outcome in outcomes:
+            tally.add(outcome)
+            if recorder is not None:
+                recorder.add(outcome)
+            progress.advance(task, 1 if unit == "games" else len(outcome.results))
+    if recorder is not None:
+        recorder.close()
+    summary = tally.summary()
+    if args.json:
+        print(json.dumps(summary.to_json()))
+    else:
+        Console().print(*tables(summary))
+    return 0
+
+
+def _progress(console: Console, disable: bool) -> Progress:
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                    TimeRemainingColumn(), console=console, disable=disable, transient=True)
+
+
+class Recorder:
+    """Writes each game's record as it arrives. A ``.json`` path holds a single game; since a
+    ``--hands`` run only knows at the end how many games it took, the first record waits."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.first: Record | None = None
+        self.count = 0
+
+    def add(self, outcome: GameOutcome) -> None:
+        assert outcome.record is not None
+        self.count += 1
+        if self.count == 1:
+            self.first = outcome.record
+            return
+        if self.first is not None:
+            self._write(self.path / "game-0001.json", self.first)
+            self.first = None
+        self._write(self.path / f"game-{self.count:04d}.json", outcome.record)
+
+    def close(self) -> None:
+        """Write a lone record: to the path itself when it names a ``.json`` file."""
+        if self.first is None:
+            return
+        if self.path.suffix == ".json":
+            self._write(self.path, self.first)
+        else:
+            self._write(self.path / "game-0001.json", self.first)
+
+    def _write(self, path: Path, record: Record) -> None:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(dump(record), encoding="utf-8")
+        except OSError as exc:
+            raise BonesError(f"cannot write record {path}: {exc.strerror or exc}") from None
+
+
+def tables(summary: Summary) -> list[Table]:
+    """The results table, and with partnerships a second one per seat for the chips."""
+    rules = summary.rules
+    title = (f"{_rules_name(rules)}: {summary.games} games, {summary.hands} hands, "
+             f"seed {summary.seed}")
+    by_side = Table(title=title, caption=_caption(summary), title_justify="left",
+                    caption_justify="left", caption_style="none")
+    by_side.add_column("side" if rules.partnerships else "seat", justify="right")
+    by_side.add_column("bots" if rules.partnerships else "bot")
+    by_side.add_column(f"{summary.unit} won", justify="right")
+    by_side.add_column("win rate [95% CI]", justify="right")
+    by_side.add_column("points/hand", justify="right")
+    chips = rules.ante > 0
+    if chips and not rules.partnerships:
+        by_side.add_column("chips/game", justify="right")
+    for side in summary.sides:
+        low, high = side.interval
+        row = [" & ".join(str(s) for s in side.seats), " & ".join(side.bots), str(side.wins),
+               f"{side.win_rate:.1%} [{low:.1%}, {high:.1%}]", f"{side.points_per_hand:.2f}"]
+        if chips and not rules.partnerships:
+            row.append(_chips(summary.seats[side.side].chips_per_game))
+        by_side.add_row(*row)
+    if not (chips and rules.partnerships):
+        return [by_side]
+    by_seat = Table(title="chips per game", title_justify="left")
+    for name in ("seat", "bot", "side", "chips/game"):
+        by_seat.add_column(name, justify="left" if name == "bot" else "right")
+    for seat in summary.seats:
+        by_seat.add_row(str(seat.seat), seat.bot, str(seat.side), _chips(seat.chips_per_game))
+    return [by_side, by_seat]
+
+
+def _rules_name(rules: Rules) -> str:
+    """The preset, then any options changed from it: ``pool + players 4, partnerships true``."""
+    name = rules.preset if rules.preset in PRESETS else None
+    base = PRESETS[name] if name is not None else Rules()
+    changes = ", ".join(f"{k} {json.dumps(v)}" for k, v in rules.options().items()
+                        if getattr(base, k) != v)
+    title = name or "default rules"
+    return f"{title} + {changes}" if changes else title
+
+
+def _chips(value: float | None) -> str:
+    return "-" if value is None else f"{value:+.2f}"
+
+
+def _caption(summary: Summary) -> str:
+    per_game = "-" if summary.hands_per_game is None else f"{summary.hands_per_game:.2f}"
+    blocked = summary.blocked_hands / summary.hands if summary.hands else 0.0
+    tied = summary.tied_hands / summary.hands if summary.hands else 0.0
+    return f"hands per game {per_game}, blocked hands {blocked:.1%}, tied hands {tied:.1%}"

@@ -1,0 +1,181 @@
+"""The referee: plays games between bots. It is the only code that sees every hand.
+
+Bots are asked for a play through ``observe(game, seat)`` and only when their seat holds a
+playable tile; forced draws and passes are made here, as the rules leave no choice in them.
+
+Every game has its own RNGs derived from the series seed and the game's index, so a game's
+hands do not depend on which process plays it or in what order: that is what lets
+``play_series`` spread games over processes and still give the same results as one process.
+A game cut short after ``k`` hands is exactly the first ``k`` hands of the whole game.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import random
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, replace
+
+from bones.ai.base import LEVELS, Bot, close_bot, is_level, make_bot
+from bones.engine.errors import BonesError
+from bones.engine.game import Game, HandResult, deal_hand, new_game, play_unchecked
+from bones.engine.moves import Play
+from bones.engine.rules import Rules
+from bones.engine.view import observe
+from bones.record.model import Record
+from bones.record.writer import record_of
+
+#: A game that has not ended after this many hands is treated as a fault of the rules or
+#: bots (every hand that is not tied moves a side towards the target) rather than run forever.
+MAX_HANDS_PER_GAME = 10_000
+
+
+def game_rng(seed: int, index: int) -> random.Random:
+    """The RNG that shuffles and deals game ``index`` of a series."""
+    return random.Random(f"{seed}:{index}")
+
+
+def bot_rng(seed: int, index: int, seat: int) -> random.Random:
+    """The RNG of the bot in ``seat`` for game ``index``: separate from the deal's, so a
+    bot's choices never shift the tiles dealt."""
+    return random.Random(f"{seed}:{index}:seat {seat}")
+
+
+def check_levels(rules: Rules, levels: Sequence[str]) -> tuple[str, ...]:
+    """One known bot level per seat, or a ``BonesError`` saying what is wrong."""
+    unknown = [level for level in levels if not is_level(level)]
+    if unknown:
+        raise BonesError(f"unknown bot {unknown[0]!r} (known: {', '.join(LEVELS)}, or "
+                         "cmd:PROGRAM)")
+    if len(levels) != rules.players:
+        raise BonesError(f"{len(levels)} bots for {rules.players} seats: give one bot level "
+                         f"per seat, or a single level for every seat")
+    return tuple(levels)
+
+
+def play_hand(game: Game, bots: Sequence[Bot]) -> Game:
+    """Deal nothing, only play: move the hand in play to its end."""
+    while (state := game.current) is not None:
+        moves = state.legal_moves()
+        move = moves[0]
+        if isinstance(move, Play):
+            seat = state.to_move
+            move = bots[seat].choose(observe(game, seat))
+            if move not in moves:
+                raise BonesError(f"bot {bots[seat].name} in seat {seat} chose {move}, "
+                                 f"which is not a legal play")
+        game = play_unchecked(game, move)
+    return game
+
+
+def play_game(rules: Rules, levels: Sequence[str], seed: int, index: int,
+              hand_limit: int = MAX_HANDS_PER_GAME, think: float = 0.1) -> Game:
+    """Game ``index`` of a series, played until a side wins or ``hand_limit`` hands end.
+
+    ``think`` is the time per move of search bots and outside bots; their games depend on
+    the machine's speed, the other bots' do not.
+    """
+    rng = game_rng(seed, index)
+    bots = [make_bot(level, bot_rng(seed, index, seat), think)
+            for seat, level in enumerate(levels)]
+    game = new_game(rules)
+    try:
+        while not game.finished and len(game.results) < hand_limit:
+            game = play_hand(deal_hand(game, rng), bots)
+    finally:
+        for bot in bots:
+            close_bot(bot)
+    return game
+
+
+@dataclass(frozen=True, slots=True)
+class GameOutcome:
+    """What a series keeps of one game: its hands' results and, if asked, its record."""
+
+    index: int
+    results: tuple[HandResult, ...]
+    #: The side that won the game, ``None`` if the game was cut short.
+    winner: int | None
+    record: Record | None = None
+
+    def first(self, hands: int) -> GameOutcome:
+        """The same game cut short after ``hands`` hands."""
+        if hands >= len(self.results):
+            return self
+        record = self.record
+        if record is not None:
+            record = replace(record, hands=record.hands[:hands])
+        return GameOutcome(self.index, self.results[:hands], None, record)
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    """One game to play, in a form that can be sent to a worker process."""
+
+    rules: Rules
+    levels: tuple[str, ...]
+    seed: int
+    index: int
+    hand_limit: int
+    keep_record: bool
+    #: Whether reaching ``hand_limit`` without a winner is an error (whole-game series).
+    must_finish: bool
+    think: float = 0.1
+
+
+def run_job(job: Job) -> GameOutcome:
+    """Play one job's game (top level, so that worker processes can receive it)."""
+    game = play_game(job.rules, job.levels, job.seed, job.index, job.hand_limit, job.think)
+    if job.must_finish and not game.finished:
+        raise BonesError(f"game {job.index + 1} did not end after {job.hand_limit} hands")
+    record = None
+    if job.keep_record:
+        record = record_of(game, job.levels, (("seed", f"{job.seed}:{job.index}"),))
+    return GameOutcome(job.index, game.results, game.winner, record)
+
+
+Mapper = Callable[[Callable[[Job], GameOutcome], list[Job]], Iterator[GameOutcome]]
+
+
+def play_series(rules: Rules, levels: Sequence[str], seed: int, *, games: int | None = None,
+                hands: int | None = None, jobs: int = 1,
+                keep_records: bool = False, think: float = 0.1) -> Iterator[GameOutcome]:
+    """Play ``games`` whole games, or games until ``hands`` hands have ended, in game order.
+
+    With ``hands`` the last game is cut short. ``jobs > 1`` plays batches of games in worker
+    processes; results are taken in game order, so they equal those of ``jobs == 1``.
+    """
+    if (games is None) == (hands is None):
+        raise ValueError("give exactly one of games and hands")
+    levels = check_levels(rules, levels)
+    if jobs <= 1:
+        yield from _series(rules, levels, seed, games, hands, keep_records, 1, map, think)
+        return
+    # ``concurrent.futures`` rather than ``multiprocessing.Pool``: a worker that dies raises
+    # ``BrokenProcessPool`` here instead of leaving the series waiting for ever.
+    pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"))
+    try:
+        yield from _series(rules, levels, seed, games, hands, keep_records, jobs * 4, pool.map,
+                           think)
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _series(rules: Rules, levels: tuple[str, ...], seed: int, games: int | None,
+            hands: int | None, keep_records: bool, batch_size: int,
+            mapper: Mapper, think: float) -> Iterator[GameOutcome]:
+    index, left = 0, hands
+    while (games is None or index < games) and (left is None or left > 0):
+        size = batch_size if games is None else min(batch_size, games - index)
+        limit = MAX_HANDS_PER_GAME if left is None else min(left, MAX_HANDS_PER_GAME)
+        batch = [Job(rules, levels, seed, i, limit, keep_records, must_finish=left is None,
+                     think=think) for i in range(index, index + size)]
+        index += size
+        for outcome in mapper(run_job, batch):
+            if left is not None:
+                outcome = outcome.first(left)
+                left -= len(outcome.results)
+            yield outcome
+            if left == 0:
+                return

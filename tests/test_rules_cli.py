@@ -1,0 +1,65 @@
+"""``bones rules``: every preset and option listed, one preset in full, unknown names refused."""
+
+import json
+
+import pytest
+
+from bones.cli.main import main
+from bones.cli.rules import OPTIONS
+from bones.engine.rules import OPTION_NAMES, PRESET_SOURCES, PRESETS
+
+
+def rules(capsys, *args: str) -> str:
+    assert main(["rules", *args]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    return out
+
+
+def test_every_option_of_the_engine_has_values_and_a_meaning():
+    assert list(OPTIONS) == list(OPTION_NAMES)
+
+
+def test_listing_names_every_preset_with_its_source_and_every_option(capsys):
+    out = rules(capsys)
+    for name in PRESETS:
+        assert f"  {name} " in out
+        assert PRESET_SOURCES[name] in out
+    for name in OPTION_NAMES:
+        assert f"  {name}: " in out
+    assert 'hand_size "pool", next_lead "same", score "others", ante 1' in out
+
+
+def test_listing_fits_eighty_columns(capsys):
+    for args in ((), ("pool",), ("pagat-draw",)):
+        assert max(len(line) for line in rules(capsys, *args).splitlines()) <= 80
+
+
+def test_pool_preset_shows_ante_one_and_its_source(capsys):
+    out = rules(capsys, "pool")
+    assert out.startswith("pool: seed 000 (Domino Pool)")
+    assert "*ante          1" in out and " pool_tie      \"split\"" in out
+    assert "10 tiles each, 8 undealt" in out
+
+
+def test_pool_preset_as_json_has_every_option(capsys):
+    doc = json.loads(rules(capsys, "pool", "--json"))
+    assert doc["options"]["ante"] == 1 and list(doc["options"]) == list(OPTION_NAMES)
+    assert doc["sets"] == {"hand_size": "pool", "next_lead": "same", "score": "others",
+                           "ante": 1}
+    assert doc["source"] == PRESET_SOURCES["pool"]
+
+
+def test_listing_as_json_has_every_preset_and_option(capsys):
+    doc = json.loads(rules(capsys, "--json"))
+    assert [p["preset"] for p in doc["presets"]] == list(PRESETS)
+    assert [o["name"] for o in doc["options"]] == list(OPTION_NAMES)
+    assert {o["name"]: o["default"] for o in doc["options"]}["target"] == 100
+
+
+@pytest.mark.parametrize("name", ["nope", "Block"])
+def test_unknown_preset_is_refused_naming_it_and_the_known_ones(capsys, name):
+    assert main(["rules", name]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1
+    assert repr(name) in err and all(known in err for known in PRESETS)

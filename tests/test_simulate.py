@@ -1,0 +1,208 @@
+"""``bones simulate``: the referee, the statistics and the command, seeded and reproducible."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from random import Random
+
+import pytest
+
+from bones.cli.main import main
+from bones.engine.errors import BonesError
+from bones.engine.game import deal_hand, new_game
+from bones.engine.moves import Play
+from bones.engine.rules import PRESETS
+from bones.engine.tiles import Tile
+from bones.record.reader import read_file
+from bones.sim.referee import play_game, play_hand, play_series
+from bones.sim.stats import wilson
+
+
+def simulate(capsys, *args: str) -> dict:
+    assert main(["simulate", "--json", "--quiet", *args]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    return json.loads(out)
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_every_preset_plays_whole_games_and_every_game_has_a_winner(capsys, preset):
+    result = simulate(capsys, "--rules", preset, "--bots", "greedy,random", "--games", "2",
+                      "--seed", "3")
+    assert result["games"] == result["games_finished"] == 2
+    assert sum(side["wins"] for side in result["sides"]) == 2
+    assert result["hands"] >= 2 and result["hands_per_game"] == result["hands"] / 2
+
+
+@pytest.mark.parametrize("preset", ["draw", "pool"])
+def test_every_seat_of_a_four_player_partnership_game_is_played(capsys, preset):
+    result = simulate(capsys, "--rules", preset, "--players", "4", "--partnerships",
+                      "--bots", "greedy,random,greedy,random", "--hands", "12", "--seed", "2")
+    assert [side["seats"] for side in result["sides"]] == [[0, 2], [1, 3]]
+    assert [side["bots"] for side in result["sides"]] == [["greedy", "greedy"],
+                                                          ["random", "random"]]
+    assert result["hands"] == 12 and len(result["seats"]) == 4
+
+
+def test_same_seed_gives_the_same_output_and_another_seed_does_not(capsys):
+    args = ("--rules", "draw", "--players", "3", "--bots", "random", "--hands", "40")
+    first = simulate(capsys, *args, "--seed", "11")
+    assert simulate(capsys, *args, "--seed", "11") == first
+    assert simulate(capsys, *args, "--seed", "12") != first
+    assert first["seed"] == 11
+
+
+def test_without_a_seed_one_is_chosen_and_reported(capsys):
+    result = simulate(capsys, "--bots", "random", "--hands", "3")
+    assert isinstance(result["seed"], int)
+    again = simulate(capsys, "--bots", "random", "--hands", "3", "--seed", str(result["seed"]))
+    assert again == result
+
+
+@pytest.mark.parametrize("count", [("--games", "6"), ("--hands", "45")])
+def test_two_jobs_give_the_same_results_as_one(capsys, count):
+    args = ("--rules", "pool", "--players", "3", "--bots", "greedy,random,random", *count,
+            "--seed", "8")
+    assert simulate(capsys, *args, "--jobs", "2") == simulate(capsys, *args, "--jobs", "1")
+
+
+def test_wins_add_up_to_games_played_minus_ties(capsys):
+    games = simulate(capsys, "--bots", "greedy,random", "--games", "5", "--seed", "4")
+    assert games["ties"] == 0
+    assert sum(s["wins"] for s in games["sides"]) == games["games"] - games["ties"]
+
+
+def test_hands_won_add_up_to_hands_played_minus_tied_hands(capsys):
+    # Block with four players leaves 8 tiles out, so blocked hands and ties are common.
+    result = simulate(capsys, "--players", "4", "--bots", "random", "--hands", "150",
+                      "--seed", "1")
+    assert result["unit"] == "hands" and result["hands"] == 150
+    assert result["tied_hands"] > 0 and result["ties"] == result["tied_hands"]
+    assert sum(s["wins"] for s in result["sides"]) == 150 - result["tied_hands"]
+    assert result["blocked_hands"] >= result["tied_hands"]
+
+
+@pytest.mark.parametrize(("wins", "trials", "low", "high"), [
+    (8, 10, 0.4902, 0.9433),
+    (0, 10, 0.0, 0.2775),
+    (10, 10, 0.7225, 1.0),
+    (50, 100, 0.4038, 0.5962),
+    (1, 1000, 0.000177, 0.005643),
+])
+def test_wilson_interval_matches_known_values(wins, trials, low, high):
+    places = max(len(str(low)), len(str(high))) - 2
+    assert tuple(round(x, places) for x in wilson(wins, trials)) == (low, high)
+
+
+def test_wilson_interval_of_no_trials_is_everything():
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_recorded_games_replay_to_the_same_scores_and_chips(capsys, tmp_path):
+    out = tmp_path / "games"
+    result = simulate(capsys, "--rules", "pool", "--players", "3",
+                      "--bots", "greedy,random,greedy", "--games", "3", "--seed", "6",
+                      "--record", str(out))
+    files = sorted(out.iterdir())
+    assert [f.name for f in files] == ["game-0001.json", "game-0002.json", "game-0003.json"]
+    games = [read_file(f)[1] for f in files]
+    assert all(game.finished for game in games)
+    assert sum(len(game.results) for game in games) == result["hands"]
+    for side in result["sides"]:
+        assert sum(game.scores[side["side"]] for game in games) == side["points"]
+    for seat in result["seats"]:
+        assert sum(game.chips[seat["seat"]] for game in games) == seat["chips"]
+
+
+def test_a_hands_run_records_its_last_game_cut_short(capsys, tmp_path):
+    out = tmp_path / "hands"
+    result = simulate(capsys, "--bots", "random", "--hands", "30", "--seed", "2",
+                      "--record", str(out))
+    games = [read_file(f)[1] for f in sorted(out.iterdir())]
+    assert len(games) == result["games"] > 1
+    assert sum(len(game.results) for game in games) == 30
+    assert not games[-1].finished and all(game.finished for game in games[:-1])
+
+
+def test_a_single_game_is_recorded_to_the_json_file_named(capsys, tmp_path):
+    path = tmp_path / "one.json"
+    result = simulate(capsys, "--rules", "draw", "--bots", "greedy,random", "--games", "1",
+                      "--seed", "9", "--record", str(path))
+    record, game = read_file(path)
+    assert record.players == ("greedy", "random")
+    assert list(game.scores) == [side["points"] for side in result["sides"]]
+
+
+def test_the_table_names_bots_wins_and_interval(capsys):
+    assert main(["simulate", "--bots", "greedy,random", "--games", "4", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "seed 1" in out and "greedy" in out and "random" in out
+    assert "win rate [95% CI]" in out and "hands per game" in out
+
+
+@pytest.mark.parametrize("bots", ["greedy,random,greedy", "greedy,perfect"])
+def test_bad_bots_are_refused_in_one_line(capsys, bots):
+    assert main(["simulate", "--bots", bots, "--games", "1", "--seed", "1"]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith("bones: ") and err.count("\n") == 1
+
+
+def test_installed_command_refuses_a_wrong_bot_count_without_a_traceback():
+    bones = Path(sys.executable).with_name("bones")
+    if not bones.exists():
+        pytest.skip("bones is not installed beside this Python")
+    done = subprocess.run([str(bones), "simulate", "--players", "3", "--bots", "greedy,random",
+                           "--seed", "1"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr.startswith("bones: 2 bots for 3 seats")
+    assert "Traceback" not in done.stderr and done.stderr.count("\n") == 1
+
+
+# -- the referee -----------------------------------------------------------------------------
+
+
+class Spy:
+    """A bot that plays the first legal play and checks it is asked only when it must play."""
+
+    name = "spy"
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        self.asked = 0
+
+    def choose(self, view):
+        assert view.seat == self.seat == view.to_move and view.legal
+        self.asked += 1
+        return view.legal[0]
+
+
+def test_bots_are_asked_only_when_their_seat_holds_a_play():
+    rules = PRESETS["draw"].replace(players=3)
+    spies = [Spy(seat) for seat in range(3)]
+    game = new_game(rules)
+    for _ in range(5):
+        game = play_hand(deal_hand(game, Random(len(game.results))), spies)
+    plays = sum(isinstance(m, Play) for hand in game.hands for m in hand.moves)
+    assert plays == sum(spy.asked for spy in spies) > 0
+
+
+def test_a_bot_that_chooses_an_illegal_play_is_refused():
+    class Cheat:
+        name = "cheat"
+
+        def choose(self, view):
+            return Play(view.seat, Tile(9, 9))
+
+    game = deal_hand(new_game(PRESETS["block"]), Random(1))
+    with pytest.raises(BonesError, match=r"cheat in seat 0 chose .*, which is not a legal play"):
+        play_hand(game, [Cheat(), Cheat()])
+
+
+def test_a_hands_series_is_the_prefix_of_its_whole_games():
+    rules, levels = PRESETS["pool"], ("greedy", "random")
+    cut = list(play_series(rules, levels, 5, hands=25))
+    assert sum(len(o.results) for o in cut) == 25
+    for outcome in cut:
+        whole = play_game(rules, levels, 5, outcome.index)
+        assert whole.results[:len(outcome.results)] == outcome.results
