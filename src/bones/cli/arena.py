@@ -1,0 +1,121 @@
+"""``bones arena``: a duplicate match between bots, with 95% intervals and an optional SPRT."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from bones.ai.base import LEVELS
+from bones.cli.options import add_rules_arguments, rules_from_args
+from bones.sim.arena import lineup, play_deals, rotations
+from bones.sim.arena_stats import ArenaTally
+from bones.sim.sprt import Sprt
+
+#: Deals between two looks at the SPRT (and progress updates of the verdict).
+SPRT_STEP = 50
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "arena", help="a duplicate match between bots: win rates with 95%% intervals",
+        description="Deal hands and play each one once per rotation of the seats, so every "
+        "bot holds every seat's tiles and luck cancels. Prints each bot's win rate per hand "
+        "with its 95%% interval and mean points per hand.",
+    )
+    p.add_argument("--bots", default="greedy,random", metavar="LEVELS",
+                   help=f"the lineup, repeated around the table ({', '.join(LEVELS)}, or "
+                   "cmd:PROGRAM); default greedy,random")
+    p.add_argument("--games", type=int, default=200, metavar="N",
+                   help="deals to play (each is played once per rotation; default 200)")
+    p.add_argument("--think", type=float, default=0.1, metavar="SECONDS",
+                   help="time per move for search and outside bots (default 0.1)")
+    p.add_argument("--jobs", type=int, default=0, metavar="J",
+                   help="worker processes (default: every core)")
+    p.add_argument("--seed", type=int, default=None, help="seed (default: random, printed)")
+    p.add_argument("--sprt", action="store_true",
+                   help="stop early once an SPRT (p0 0.5, p1 0.55, alpha = beta = 0.05) on "
+                   "the first two bots' decisive hands reaches a verdict")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_rules_arguments(p)
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    rules = rules_from_args(args)
+    levels = tuple(level.strip() for level in args.bots.split(","))
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**9)
+    jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
+    order = tuple(dict.fromkeys(levels))
+    tally = ArenaTally(rules, order)
+    sprt = Sprt() if args.sprt and len(order) >= 2 else None
+    verdict = "continue"
+    err = Console(stderr=True)
+    step = SPRT_STEP if sprt is not None else args.games
+    with Progress(TextColumn("[bold]arena"), BarColumn(), MofNCompleteColumn(),
+                  TimeRemainingColumn(), console=err,
+                  disable=args.quiet or not err.is_terminal) as progress:
+        task = progress.add_task("deals", total=args.games)
+        start = 0
+        while start < args.games and verdict == "continue":
+            count = min(step, args.games - start)
+            for outcome in play_deals(rules, levels, seed, count, jobs, args.think, start):
+                tally.add(outcome)
+                progress.advance(task)
+            start += count
+            if sprt is not None:
+                verdict = sprt.verdict(*tally.head_to_head)
+    result = tally.json()
+    result.update(seed=seed, rules=rules.to_json(), think=args.think,
+                  lineup=list(lineup(levels, rules.players)),
+                  rotations=len(rotations(lineup(levels, rules.players))))
+    if sprt is not None:
+        result["sprt"] = {"p0": sprt.p0, "p1": sprt.p1, "alpha": sprt.alpha,
+                          "beta": sprt.beta, "llr": sprt.llr(*tally.head_to_head),
+                          "bounds": list(sprt.bounds), "verdict": verdict}
+    if args.json:
+        print(json.dumps(result))
+    else:
+        _print(result, Console())
+    return 0
+
+
+def _pct(x: float | None) -> str:
+    return "-" if x is None else f"{100 * x:.1f}%"
+
+
+def _print(result: dict[str, object], out: Console) -> None:
+    title = (f"arena: {result['deals']} deals x {result['rotations']} rotations = "
+             f"{result['hands']} hands, seed {result['seed']}")
+    table = Table(title=title)
+    for name in ("bot", "hands", "wins", "win rate [95% CI]", "points/hand"):
+        table.add_column(name, justify="left" if name == "bot" else "right")
+    levels = result["levels"]
+    assert isinstance(levels, list)
+    for row in levels:
+        low, high = row["interval"]
+        pph = row["points_per_hand"]
+        table.add_row(row["level"], str(row["hands"]), str(row["wins"]),
+                      f"{_pct(row['win_rate'])} [{_pct(low)}, {_pct(high)}]",
+                      "-" if pph is None else f"{pph:.2f}")
+    out.print(table)
+    h2h = result["head_to_head"]
+    assert isinstance(h2h, dict)
+    if len(levels) >= 2:
+        low, high = h2h["interval"]
+        out.print(f"head to head: {levels[0]['level']} won {h2h['wins']} of "
+                  f"{h2h['wins'] + h2h['losses']} decisive hands, {_pct(h2h['share'])} "
+                  f"[{_pct(low)}, {_pct(high)}]; blocked hands {_pct(result['blocked'])}")  # type: ignore[arg-type]
+    sprt = result.get("sprt")
+    if isinstance(sprt, dict):
+        meaning = {"H1": f"{levels[0]['level']} is stronger (p >= {sprt['p1']})",
+                   "H0": f"{levels[0]['level']} is not stronger by the margin",
+                   "continue": "no verdict yet"}[sprt["verdict"]]
+        out.print(f"SPRT: llr {sprt['llr']:.2f} in [{sprt['bounds'][0]:.2f}, "
+                  f"{sprt['bounds'][1]:.2f}]: {meaning}")

@@ -1,0 +1,87 @@
+"""Duplicate matches between bot levels: every deal is played once for each distinct
+rotation of the seats, so each level holds each seat's tiles and luck cancels.
+
+A deal is the first hand of a fresh game (scores 0), dealt from an RNG derived from the
+series seed and the deal's index; every bot gets its own RNG derived from the deal, the
+rotation and its seat. So a seeded run gives the same hands in any process and any order,
+and with bots whose budget is not wall-clock time, the same results.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import random
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+
+from bones.ai.base import close_bot, make_bot
+from bones.engine.game import HandResult, deal, new_game, start_hand
+from bones.engine.rules import Rules
+from bones.sim.referee import check_levels, play_hand
+
+
+def lineup(levels: Sequence[str], players: int) -> tuple[str, ...]:
+    """The bot of each seat: the ``--bots`` list repeated around the table."""
+    return tuple(levels[seat % len(levels)] for seat in range(players))
+
+
+def rotations(seats: Sequence[str]) -> tuple[tuple[str, ...], ...]:
+    """Every distinct rotation of a lineup (``A,B,A,B`` has two, ``A,B,B`` three)."""
+    found: list[tuple[str, ...]] = []
+    for shift in range(len(seats)):
+        rotated = tuple(seats[(seat + shift) % len(seats)] for seat in range(len(seats)))
+        if rotated not in found:
+            found.append(rotated)
+    return tuple(found)
+
+
+@dataclass(frozen=True, slots=True)
+class DealOutcome:
+    """One deal's hands: for each rotation, the bot of each seat and the hand's result."""
+
+    index: int
+    plays: tuple[tuple[tuple[str, ...], HandResult], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DealJob:
+    rules: Rules
+    seats: tuple[str, ...]
+    seed: int
+    index: int
+    think: float
+
+
+def play_deal(job: DealJob) -> DealOutcome:
+    """Play one deal under every rotation of the lineup."""
+    rules = job.rules
+    hands, boneyard, leader = deal(new_game(rules), random.Random(f"{job.seed}:deal:{job.index}"))
+    plays = []
+    for seats in rotations(job.seats):
+        # Keyed by seat and level, not by rotation: the same bot in the same seat of the same
+        # deal makes the same choices, whatever lineup it came from.
+        bots = [make_bot(level, random.Random(f"{job.seed}:deal:{job.index}:{seat}:{level}"),
+                         job.think) for seat, level in enumerate(seats)]
+        try:
+            game = play_hand(start_hand(new_game(rules), hands, boneyard, leader), bots)
+        finally:
+            for bot in bots:
+                close_bot(bot)
+        plays.append((seats, game.results[-1]))
+    return DealOutcome(job.index, tuple(plays))
+
+
+def play_deals(rules: Rules, levels: Sequence[str], seed: int, deals: int, jobs: int = 1,
+               think: float = 0.1, start: int = 0) -> Iterator[DealOutcome]:
+    """Deals ``start`` .. ``start + deals - 1`` in order, over ``jobs`` worker processes."""
+    seats = lineup(check_levels(rules, lineup(levels, rules.players)), rules.players)
+    batch = [DealJob(rules, seats, seed, i, think) for i in range(start, start + deals)]
+    if jobs <= 1:
+        yield from map(play_deal, batch)
+        return
+    pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"))
+    try:
+        yield from pool.map(play_deal, batch, chunksize=max(1, min(16, deals // (jobs * 8))))
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)

@@ -1,0 +1,90 @@
+"""Counting a duplicate match: per bot level, hands played and won by its sides, points, and
+the head-to-head record of the first two levels for the SPRT.
+
+A side counts for a level when every seat of the side is that level's bot, so a partnership
+is one trial per hand, not two (counting seats would halve the width of the interval).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from bones.engine.rules import Rules
+from bones.sim.arena import DealOutcome
+from bones.sim.stats import wilson
+
+
+@dataclass
+class LevelStats:
+    """One level's side-hands: how many it played, won, tied, and its points."""
+
+    level: str
+    hands: int = 0
+    wins: int = 0
+    ties: int = 0
+    points: int = 0
+
+    def json(self) -> dict[str, Any]:
+        low, high = wilson(self.wins, self.hands)
+        return {"level": self.level, "hands": self.hands, "wins": self.wins, "ties": self.ties,
+                "win_rate": _ratio(self.wins, self.hands), "interval": [low, high],
+                "points_per_hand": _ratio(self.points, self.hands)}
+
+
+@dataclass
+class ArenaTally:
+    """Running totals of a match."""
+
+    rules: Rules
+    levels: tuple[str, ...]
+    deals: int = 0
+    hands: int = 0
+    blocked: int = 0
+    stats: dict[str, LevelStats] = field(default_factory=dict)
+    #: Decisive hands between the first two levels: (first won, second won), per side count.
+    head_to_head: list[int] = field(default_factory=lambda: [0, 0])
+
+    def __post_init__(self) -> None:
+        for level in self.levels:
+            self.stats.setdefault(level, LevelStats(level))
+
+    def add(self, outcome: DealOutcome) -> None:
+        self.deals += 1
+        rules = self.rules
+        for seats, result in outcome.plays:
+            self.hands += 1
+            self.blocked += result.end == "blocked"
+            for side in range(rules.sides):
+                levels = {seats[s] for s in rules.seats_of(side)}
+                if len(levels) != 1:
+                    continue
+                stats = self.stats[levels.pop()]
+                stats.hands += 1
+                stats.points += result.points[side]
+                if result.winner == side:
+                    stats.wins += 1
+                elif result.winner is None:
+                    stats.ties += 1
+            if len(self.levels) >= 2 and result.winner is not None:
+                winner = seats[rules.seats_of(result.winner)[0]]
+                if winner == self.levels[0]:
+                    self.head_to_head[0] += 1
+                elif winner == self.levels[1]:
+                    self.head_to_head[1] += 1
+
+    def json(self) -> dict[str, Any]:
+        first, second = self.head_to_head
+        return {
+            "deals": self.deals,
+            "hands": self.hands,
+            "blocked": _ratio(self.blocked, self.hands),
+            "levels": [self.stats[level].json() for level in self.levels],
+            "head_to_head": {"wins": first, "losses": second,
+                             "share": _ratio(first, first + second),
+                             "interval": list(wilson(first, first + second))},
+        }
+
+
+def _ratio(part: int, whole: int) -> float | None:
+    return part / whole if whole else None

@@ -1,0 +1,89 @@
+"""bones arena: duplicate deals, reproducible seeded runs, counts per side, and the SPRT."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bones.cli.main import main
+from bones.engine.rules import PRESETS
+from bones.sim.arena import lineup, play_deals, rotations
+from bones.sim.arena_stats import ArenaTally
+from bones.sim.sprt import Sprt
+
+
+def _arena(capsys, *args: str) -> dict:
+    assert main(["arena", "--json", "--quiet", *args]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_lineup_repeats_around_the_table_and_rotations_are_distinct():
+    assert lineup(["a", "b"], 3) == ("a", "b", "a")
+    assert rotations(("a", "b", "a", "b")) == (("a", "b", "a", "b"), ("b", "a", "b", "a"))
+    assert len(rotations(("a", "b", "b"))) == 3
+    assert rotations(("a", "a")) == (("a", "a"),)
+
+
+def test_every_rotation_plays_the_same_deal():
+    rules = PRESETS["block"]
+    for index in range(10):
+        first = next(play_deals(rules, ["greedy", "random"], 4, 1, start=index))
+        again = next(play_deals(rules, ["random", "greedy"], 4, 1, start=index))
+        assert [s for s, _ in first.plays] == [("greedy", "random"), ("random", "greedy")]
+        # The same deal with the same bots in the same seats is the same hand.
+        assert first.plays[0] == again.plays[1] and first.plays[1] == again.plays[0]
+
+
+def test_seeded_arena_runs_reproduce_exactly(capsys):
+    a = _arena(capsys, "--bots", "basic,greedy", "--games", "30", "--seed", "5", "--jobs", "1")
+    b = _arena(capsys, "--bots", "basic,greedy", "--games", "30", "--seed", "5", "--jobs", "2")
+    assert a == b
+    c = _arena(capsys, "--bots", "basic,greedy", "--games", "30", "--seed", "6", "--jobs", "1")
+    assert c["levels"] != a["levels"]
+
+
+def test_two_player_hands_count_once_per_bot_and_add_up(capsys):
+    out = _arena(capsys, "--bots", "greedy,random", "--games", "40", "--seed", "1", "--jobs", "1")
+    assert out["hands"] == 80
+    greedy, rand = out["levels"]
+    assert greedy["hands"] == rand["hands"] == 80
+    assert greedy["wins"] + rand["wins"] + greedy["ties"] == 80
+    assert out["head_to_head"]["wins"] == greedy["wins"]
+
+
+def test_a_partnership_is_one_trial_per_hand_not_two(capsys):
+    out = _arena(capsys, "--bots", "greedy,random", "--games", "20", "--seed", "2", "--jobs",
+                 "1", "--rules", "block", "--players", "4", "--partnerships", "--hand-size", "7")
+    assert out["rotations"] == 2 and out["hands"] == 40
+    assert [row["hands"] for row in out["levels"]] == [40, 40]
+
+
+def test_tally_of_three_seats_counts_each_seat_of_a_level():
+    rules = PRESETS["draw"].replace(players=3)
+    tally = ArenaTally(rules, ("basic", "greedy"))
+    for outcome in play_deals(rules, ["basic", "greedy", "greedy"], 3, 5):
+        tally.add(outcome)
+    assert tally.stats["basic"].hands == 15 and tally.stats["greedy"].hands == 30
+
+
+def test_sprt_accepts_the_stronger_bot_and_rejects_an_equal_one():
+    sprt = Sprt()
+    assert sprt.verdict(600, 400) == "H1"
+    assert sprt.verdict(500, 500) == "H0"
+    assert sprt.verdict(5, 4) == "continue"
+    with pytest.raises(ValueError):
+        Sprt(p0=0.6, p1=0.5)
+
+
+def test_sprt_stops_a_lopsided_match_early(capsys):
+    out = _arena(capsys, "--bots", "greedy,random", "--games", "2000", "--seed", "3", "--sprt",
+                 "--jobs", "1")
+    assert out["sprt"]["verdict"] == "H1"
+    assert out["deals"] < 2000
+
+
+def test_unknown_bot_is_one_line_and_status_1(capsys):
+    assert main(["arena", "--bots", "nobody,greedy", "--quiet"]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("bones: unknown bot 'nobody'") and "\n" not in err
