@@ -40,6 +40,18 @@ def _ismcts(rng: random.Random, think: float) -> Bot:
     return IsmctsBot(rng, think=think)
 
 
+def _expert(rng: random.Random, think: float) -> Bot:
+    from bones.ai.expert import ExpertBot
+
+    return ExpertBot(rng, think=think)
+
+
+def _expert_noinfer(rng: random.Random, think: float) -> Bot:
+    from bones.ai.expert import ExpertBot
+
+    return ExpertBot(rng, think=think, inference=False)
+
+
 def _basic(rng: random.Random) -> Bot:
     from bones.ai.basic import BasicBot
 
@@ -56,6 +68,8 @@ BOTS: dict[str, Callable[[random.Random], Bot]] = {
 #: Search bots, whose factories also take the think time per move in seconds.
 SEARCH_BOTS: dict[str, Callable[[random.Random, float], Bot]] = {
     "ismcts": _ismcts,
+    "expert": _expert,
+    "expert-noinfer": _expert_noinfer,
 }
 
 #: Every level name, in order of strength.

@@ -47,6 +47,11 @@ class Help:
 
 
 @dataclass(frozen=True, slots=True)
+class Hint:
+    """Ask the expert bot what it would play, and why."""
+
+
+@dataclass(frozen=True, slots=True)
 class Quit:
     """Leave the game (after a confirmation)."""
 
@@ -58,7 +63,7 @@ class Unreadable:
     reason: str
 
 
-Command = Pick | TileCode | Forced | Help | Quit | Unreadable
+Command = Pick | TileCode | Forced | Help | Hint | Quit | Unreadable
 
 ARM_WORDS: dict[str, Arm] = {
     "l": "left", "left": "left", "r": "right", "right": "right",
@@ -70,7 +75,7 @@ _SPLIT = re.compile(r"^(\d+)\s*[-/|:\s]\s*(\d+)\s*([a-z]*)$")
 #: ``65``, ``65r``, ``65 left``: two single-digit halves written together.
 _PACKED = re.compile(r"^(\d)(\d)\s*([a-z]*)$")
 
-HINT = "type a number from the list, a tile such as 6-5 or 65r, help or quit"
+HINT = "type a number from the list, a tile such as 6-5 or 65r, hint, help or quit"
 
 
 def read_arm(text: str) -> Arm | None:
@@ -89,6 +94,8 @@ def read_command(text: str, choices: int, top: int) -> Command:
         return Unreadable(HINT)
     if words in ("help", "h", "?"):
         return Help()
+    if words in ("hint", "?h"):
+        return Hint()
     if words in ("quit", "q", "exit"):
         return Quit()
     if words in ("pass", "draw"):

@@ -28,11 +28,13 @@ HELP = (
     "  1, 2, ...      play that choice from the numbered list",
     "  6-5 or 65      play that tile; when it fits two arms, add the arm:",
     "                 6-5 l, 6-5 left, 65r, 6-5 up, 6-5 down",
+    "  hint           what the expert bot would play here, and why",
     "  help           this text",
     "  quit           leave the game (asks first; Ctrl-C works too)",
     "You never pass or draw by choice: when you cannot play, the game draws for you",
     "(Draw rules) or passes for you, and says so. Match a half of your tile to the",
     "number an arm shows; the first to play every tile goes out and wins the hand.",
+    "After a hand, type r at the prompt to review your costliest plays.",
 )
 
 

@@ -13,6 +13,8 @@ import random
 from collections.abc import Callable
 
 from bones.ai import Bot, make_bot
+from bones.ai.expert import ExpertBot, describe
+from bones.ai.review import review
 from bones.engine.errors import IllegalMove
 from bones.engine.game import Game, deal_hand, new_game, play
 from bones.engine.moves import Draw, Pass, Play
@@ -23,6 +25,7 @@ from bones.tui.commands import (
     Command,
     Forced,
     Help,
+    Hint,
     Pick,
     Quit,
     TileCode,
@@ -81,7 +84,7 @@ class Table:
                 self.after_hand(self.game)
             self._show_hand_end()
             if not self.game.finished and self.seating.humans:
-                self.terminal.ask("Press Enter for the next hand ")
+                self._between_hands()
         self.terminal.show(game_end_screen(self.game, self.seating, self.seed,
                                            self.terminal.width))
         return self.game
@@ -105,6 +108,35 @@ class Table:
         """Whom a public screen may call "you": the only person at the table, if one."""
         humans = self.seating.humans
         return humans[0] if len(humans) == 1 else None
+
+    def _between_hands(self) -> None:
+        """Wait for the next hand; ``r`` first reviews the people's plays of this one."""
+        while True:
+            answer = self.terminal.ask("Press Enter for the next hand (r: review your plays) ")
+            if answer.strip().lower() not in ("r", "review"):
+                return
+            self._review()
+
+    def _review(self) -> None:
+        """List each person's costliest plays of the last hand, by an exact solve of the
+        revealed deal."""
+        hand = self.game.hands[-1]
+        before = tuple(s - p for s, p in zip(self.game.scores, self.game.results[-1].points,
+                                             strict=True))
+        for seat in self.seating.humans:
+            mistakes, skipped = review(hand, seat, before)
+            name = self.seating.names[seat]
+            if not mistakes:
+                self.terminal.say(f"{name}: no play could have done better"
+                                  + (f" ({skipped} too deep to check)" if skipped else "."))
+                continue
+            self.terminal.say(f"{name}: the plays that cost the most (best play in brackets):")
+            for m in mistakes[:3]:
+                self.terminal.say(f"  move {m.move_number}: {m.played.tile} on the "
+                                  f"{m.played.end or 'table'} (better: {m.best.tile} on the "
+                                  f"{m.best.end or 'table'}), cost {m.cost:.2f}")
+            if skipped:
+                self.terminal.say(f"  ({skipped} decisions were too deep to check)")
 
     def _show_hand_end(self) -> None:
         if self.seating.humans:
@@ -154,6 +186,12 @@ class Table:
         if isinstance(command, Help):
             for line in HELP:
                 self.terminal.say(line)
+            return None
+        if isinstance(command, Hint):
+            advice = ExpertBot(random.Random(f"bones-hint:{self.seed}:{len(view.moves)}"),
+                               think=0.3).choose(view)
+            where = f" on the {advice.end} arm" if advice.end else ""
+            self.terminal.say(f"Hint: play {advice.tile}{where}: {describe(view, advice)}")
             return None
         if isinstance(command, Quit):
             if self.terminal.confirm("Quit this game?"):

@@ -1,0 +1,234 @@
+"""``expert``: belief-driven search. It samples deals consistent with everything its seat has
+seen (tiles played, hand sizes, and the numbers each seat has shown it lacks by passing or
+drawing), evaluates each candidate play in every sampled deal, and plays the best on average.
+
+In a sampled deal a candidate is judged by a playout with a heavy-tile-first policy, or, once
+few tiles remain in the hands, by an exact alpha-beta solve of the deal. The value of a hand
+is, for the bot's side: +1 for a win, -1 for a loss, 0 for a tie, plus a small share of the
+points at stake and a bonus when the hand decides the game (it knows the score rule, the
+target and the game score). In a partnership the side plays for the side.
+
+The budget is a number of search steps (moves made in playouts, nodes of exact solves, and a
+fixed cost per sampled deal) derived from the think time, so a seeded run reproduces on any
+machine; a wall-clock stop at three times the think time plus 50 ms is the safety net for a
+machine far slower than the calibration (only then can a seeded run differ).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+
+from bones.ai.beliefs import Beliefs, infer
+from bones.ai.position import OUT, PLAYING, Position
+from bones.ai.sampling import determinize
+from bones.engine.moves import Play
+from bones.engine.rules import Rules
+from bones.engine.scoring import SCORES
+from bones.engine.view import SeatView
+
+#: Search steps per second of think time (calibrated on a 2-core development machine so the
+#: 95th-percentile decision stays within the think time).
+STEPS_PER_SECOND = 75_000
+#: What sampling one deal costs, in steps.
+DEAL_COST = 40
+#: Solve a sampled deal exactly when the hands hold at most this many tiles in all.
+EXACT_TILES = 9
+#: Search nodes one exact solve may visit before it gives up for a playout.
+NODE_LIMIT = 4000
+#: Weight of the points at stake, per point, beside the +1/-1 of the hand's result.
+POINTS_WEIGHT = 0.01
+#: Extra value of a hand that wins (or loses) the game.
+GAME_WEIGHT = 0.5
+
+
+class OutOfNodes(Exception):
+    """An exact solve needed more nodes than it was allowed."""
+
+
+class ExpertBot:
+    """The strongest level. ``inference=False`` samples deals ignoring what passes and draws
+    reveal (for measuring what that inference is worth)."""
+
+    def __init__(self, rng: random.Random, think: float = 0.1, inference: bool = True,
+                 steps: int | None = None) -> None:
+        self.rng = rng
+        self.think = think
+        self.inference = inference
+        self.steps = steps if steps is not None else max(200, int(think * STEPS_PER_SECOND))
+        self.name = "expert" if inference else "expert-noinfer"
+
+    def choose(self, view: SeatView) -> Play:
+        legal = _distinct(view.legal)
+        if len(legal) == 1:
+            return legal[0]
+        beliefs = infer(view)
+        if not self.inference:
+            beliefs = Beliefs(tuple(frozenset() for _ in beliefs.voids), beliefs.unseen,
+                              beliefs.last_exposed)
+        judge = Judge(view.rules, view.seat, view.scores)
+        totals = [0.0] * len(legal)
+        deadline = time.monotonic() + 3 * self.think + 0.05
+        while judge.steps < self.steps:
+            judge.steps += DEAL_COST
+            state = determinize(view, self.rng, beliefs, use_voids=self.inference)
+            pos = Position.from_state(state)
+            moves = [pos.encode(p) for p in legal]
+            exact = pos.tiles_left() <= EXACT_TILES
+            for i, move in enumerate(moves):
+                pos.play(move)
+                value = None
+                if exact:
+                    try:
+                        value = judge.solve(pos, NODE_LIMIT)
+                    except OutOfNodes:
+                        exact = False
+                if value is None:
+                    value = judge.playout(pos, self.rng)
+                pos.undo()
+                totals[i] += value
+            if time.monotonic() > deadline:
+                break
+        best = max(totals)
+        return self.rng.choice([p for p, t in zip(legal, totals, strict=True) if t == best])
+
+
+def _distinct(legal: Sequence[Play]) -> list[Play]:
+    """Drop plays that lead to the same layout numbers as an earlier one (the same tile on
+    two arms showing the same number before the spinner opens both ways)."""
+    return list(dict.fromkeys(legal))
+
+
+class Judge:
+    """Values of finished or searched positions from one seat's side's point of view.
+
+    ``scores`` are the sides' game totals before the hand (for the game bonus).
+    """
+
+    def __init__(self, rules: Rules, seat: int, scores: Sequence[int]) -> None:
+        self.rules = rules
+        self.side = rules.side_of(seat)
+        self.score = SCORES[rules.score]
+        self.scores = scores
+        self.target = rules.target_points
+        self.sides = [rules.side_of(s) for s in range(rules.players)]
+        self.nodes = 0
+        #: Work done so far: moves made in playouts and nodes searched.
+        self.steps = 0
+
+    def value(self, pos: Position) -> float:
+        """The value of a finished hand."""
+        rules = self.rules
+        counts = [0] * rules.sides
+        for seat in range(rules.players):
+            counts[self.sides[seat]] += pos.count(seat)
+        if pos.status == OUT:
+            winner: int | None = self.sides[pos.winner_seat]
+        else:
+            low = min(counts)
+            lowest = [s for s, c in enumerate(counts) if c == low]
+            winner = lowest[0] if len(lowest) == 1 else None
+        if winner is None:
+            return 0.0
+        points = self.score(counts, winner)
+        sign = 1.0 if winner == self.side else -1.0
+        value = sign * (1.0 + POINTS_WEIGHT * points)
+        if self.scores[winner] + points >= self.target:
+            value += sign * GAME_WEIGHT
+        return value
+
+    def playout(self, pos: Position, rng: random.Random) -> float:
+        """Play the hand out with each seat laying its heaviest playable tile."""
+        depth = 0
+        pips = pos.set.pips
+        while pos.status == PLAYING:
+            moves = pos.moves()
+            if len(moves) > 1:
+                heaviest = max(pips[m >> 2] for m in moves)
+                moves = [m for m in moves if pips[m >> 2] == heaviest]
+                move = moves[0] if len(moves) == 1 else rng.choice(moves)
+            else:
+                move = moves[0]
+            pos.play(move)
+            depth += 1
+        value = self.value(pos)
+        for _ in range(depth):
+            pos.undo()
+        self.steps += depth + 1
+        return value
+
+    def solve(self, pos: Position, limit: int) -> float:
+        """The exact value of a position with best play by all (the other sides minimise the
+        bot's value), by alpha-beta; ``OutOfNodes`` past ``limit`` nodes."""
+        self.nodes = 0
+        try:
+            return self._search(pos, -math.inf, math.inf, limit, {})
+        finally:
+            self.steps += self.nodes
+
+    def _search(self, pos: Position, alpha: float, beta: float, limit: int,
+                table: dict[tuple[object, ...], tuple[float, int]]) -> float:
+        """Fail-soft alpha-beta with a table of (value, kind): kind 0 exact, 1 a lower
+        bound (a cut-off at a maximising node), -1 an upper bound."""
+        if pos.status != PLAYING:
+            return self.value(pos)
+        self.nodes += 1
+        if self.nodes > limit:
+            raise OutOfNodes
+        key = (tuple(pos.hands), tuple(pos.arms), pos.waiting, pos.to_move, pos.drawn)
+        stored = table.get(key)
+        if stored is not None:
+            value, kind = stored
+            if kind == 0 or (kind > 0 and value >= beta) or (kind < 0 and value <= alpha):
+                return value
+        maximise = self.sides[pos.to_move] == self.side
+        a, b = alpha, beta
+        best = -math.inf if maximise else math.inf
+        for move in pos.moves():
+            pos.play(move)
+            value = self._search(pos, a, b, limit, table)
+            pos.undo()
+            if maximise:
+                best = max(best, value)
+                a = max(a, best)
+            else:
+                best = min(best, value)
+                b = min(b, best)
+            if a >= b:
+                break
+        if best <= alpha:
+            table[key] = (best, -1)
+        elif best >= beta:
+            table[key] = (best, 1)
+        else:
+            table[key] = (best, 0)
+        return best
+
+
+def describe(view: SeatView, play: Play) -> str:
+    """A short reason for a play, for ``hint``: what it keeps and what it sheds."""
+    beliefs = infer(view)
+    rest = [t for t in view.hand if t != play.tile]
+    reasons = []
+    if play.tile.is_double:
+        reasons.append("gets a double out of the hand")
+    if play.tile.pips >= 9:
+        reasons.append(f"sheds {play.tile.pips} pips")
+    if play.end is not None and not view.layout.is_empty:
+        covered = view.layout.end(play.end)
+        assert covered is not None
+        opened = play.tile.other(covered)
+        held = sum(1 for t in rest if t.matches(opened))
+        if held:
+            reasons.append(f"leaves {opened} open, which you hold {held} more of")
+        lacking = [s for s in range(view.rules.players)
+                   if view.rules.side_of(s) != view.rules.side_of(view.seat)
+                   and opened in beliefs.voids[s]]
+        if lacking:
+            reasons.append("leaves open a number " + " and ".join(f"seat {s}" for s in lacking)
+                           + " has shown it lacks")
+    return "; ".join(reasons) if reasons else "the best result over the deals it sampled"
+
+

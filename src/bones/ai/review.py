@@ -1,0 +1,72 @@
+"""After a hand: which of a seat's plays cost it the most, judged by an exact solve of the
+revealed deal (every player then plays perfectly with every tile known).
+
+A play's cost is the value of the best play at that moment minus the value of the play made,
+in the expert's units (1 is the difference between a tie and a win, a point at stake adds
+0.01). Decisions too deep to solve within the node limit are skipped, not guessed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bones.ai.expert import Judge, OutOfNodes
+from bones.ai.position import Position
+from bones.engine.moves import Play
+from bones.engine.state import HandState, apply_unchecked, new_hand
+from bones.record.writer import undealt
+
+#: Nodes one decision's solve may use, per candidate play.
+REVIEW_NODES = 30_000
+
+
+@dataclass(frozen=True, slots=True)
+class Mistake:
+    """A play that was worse than the best one available."""
+
+    move_number: int
+    played: Play
+    best: Play
+    cost: float
+
+
+def review(hand: HandState, seat: int, scores: Sequence[int],
+           node_limit: int = REVIEW_NODES) -> tuple[list[Mistake], int]:
+    """The costly plays of ``seat`` in a finished hand, worst first, and how many of its
+    decisions could not be solved in time."""
+    rules = hand.rules
+    state = new_hand(rules, hand.deal, undealt(hand), hand.leader, hand.opening)
+    judge = Judge(rules, seat, scores)
+    mistakes: list[Mistake] = []
+    skipped = 0
+    for number, move in enumerate(hand.moves, start=1):
+        if move.seat == seat and isinstance(move, Play):
+            choices = [m for m in state.legal_moves() if isinstance(m, Play)]
+            if len(choices) > 1:
+                values = _values(state, choices, judge, node_limit)
+                if values is None:
+                    skipped += 1
+                else:
+                    best = max(values, key=values.__getitem__)
+                    cost = values[best] - values[move]
+                    if cost > 1e-9:
+                        mistakes.append(Mistake(number, move, best, cost))
+        state = apply_unchecked(state, move)
+    mistakes.sort(key=lambda m: -m.cost)
+    return mistakes, skipped
+
+
+def _values(state: HandState, choices: list[Play], judge: Judge,
+            node_limit: int) -> dict[Play, float] | None:
+    pos = Position.from_state(state)
+    values = {}
+    for play in choices:
+        pos.play(pos.encode(play))
+        try:
+            values[play] = judge.solve(pos, node_limit)
+        except OutOfNodes:
+            return None
+        finally:
+            pos.undo()
+    return values
