@@ -354,3 +354,33 @@ def test_help_explains_seats_moves_and_the_record() -> None:
     for words in ("--seats", "--names", "--seed", "--record", "--rules", "--spinner",
                   "6-5 l", "Ctrl-C"):
         assert words in done.stdout, words
+
+
+def test_hint_names_a_legal_play_with_a_reason_and_review_follows_the_hand():
+    """``hint`` answers with a play from the list and a reason; after the hand, ``r`` lists
+    the person's costliest plays (or says none could have done better)."""
+    child = spawn("--rules", "block", "--seed", "21", "--target", "200")
+    child.expect(MOVE)
+    screen = current_screen(child)
+    listed = set(re.findall(r"\d\) \[(\d+)\|(\d+)\]", screen))
+    child.sendline("hint")
+    child.expect(r"Hint: play (\d+)-(\d+)[^\r\n]*: [^\r\n]+")
+    assert (child.match.group(1), child.match.group(2)) in listed
+    child.expect(MOVE)
+    while True:  # play the rest of the hand with the first listed play
+        child.sendline("1")
+        found = child.expect([MOVE, NEXT_HAND, ARM])
+        if found == 1:
+            break
+        if found == 2:
+            child.sendline("l")
+    child.sendline("r")
+    child.expect([r"the plays that cost the most", r"no play could have done better"])
+    child.expect(NEXT_HAND)
+    child.sendline("quit")  # not a command here: just the next hand
+    child.expect(MOVE)
+    child.sendcontrol("c")
+    child.expect(r"Save the record\? \[y/N\] ")
+    child.sendline("n")
+    child.expect(pexpect.EOF)
+    assert "Traceback" not in transcript(child)
