@@ -15,7 +15,7 @@ from typing import Literal
 
 from bones.engine import lead as leads
 from bones.engine import pool as pools
-from bones.engine.errors import DealError
+from bones.engine.errors import DealError, IllegalMove
 from bones.engine.moves import Move
 from bones.engine.rules import Rules
 from bones.engine.scoring import outcome
@@ -198,8 +198,8 @@ def play(game: Game, move: Move) -> Game:
     """The checked path: apply ``move`` to the hand in play (``IllegalMove`` if it may not)."""
     current = game.current
     if current is None:
-        from bones.engine.errors import IllegalMove
-
+        if game.hands:  # the last hand has ended: let it say so ("the hand is already over")
+            apply(game.hands[-1], move)
         raise IllegalMove("no hand is in play")
     return _advance(game, apply(current, move))
 

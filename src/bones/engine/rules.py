@@ -243,8 +243,8 @@ def rules_from_json(value: object, players: int | None = None) -> Rules:
     else:
         raise _fail("preset", f"rules must be a preset name or an object, not {value!r}")
     base = Rules()
-    name = data.pop("preset", None)
-    if name is not None:
+    if "preset" in data:  # an explicit null is a bad preset, not a missing one
+        name = data.pop("preset")
         if not isinstance(name, str):
             raise _fail("preset", f"must be a preset name, not {name!r}")
         base = preset(name)
@@ -253,7 +253,7 @@ def rules_from_json(value: object, players: int | None = None) -> Rules:
             raise RulesError(key, "is not an option of the rules")
     if players is not None:
         given = data.get("players")
-        if given is None:
+        if "players" not in data:
             data["players"] = players
         elif given != players or not _is_int(given):
             raise _fail("players", f"is {given!r}, but the record lists {players} players")

@@ -18,7 +18,7 @@ from bones.engine.errors import BonesError, RulesError
 from bones.engine.game import Game
 from bones.engine.moves import Arm, Draw, Move, Pass, Play
 from bones.engine.rules import Rules, rules_from_json
-from bones.engine.tiles import parse_tile
+from bones.engine.tiles import Tile, parse_tile
 from bones.record.model import FORMAT, OPTIONAL, HandRecord, Record
 
 
@@ -117,8 +117,8 @@ def _hand(rules: Rules, game: Game, obj: object, index: int) -> tuple[HandRecord
     if not isinstance(boneyard_obj, list):
         raise RecordError(f'{where}: "boneyard" must be a list of tiles')
     try:
-        deal = tuple(tuple(parse_tile(t) for t in h) for h in deal_obj)
-        boneyard = tuple(parse_tile(t) for t in boneyard_obj)
+        deal = tuple(tuple(_tile(t) for t in h) for h in deal_obj)
+        boneyard = tuple(_tile(t) for t in boneyard_obj)
     except ValueError as exc:
         raise RecordError(f"{where}: {exc}") from None
     leader = obj.get("leader")
@@ -164,14 +164,21 @@ def _move(obj: object) -> Move:
     try:
         if kind == "play":
             # ``end`` is checked by the engine, which ignores it on a hand's first tile.
-            return Play(seat, parse_tile(obj["play"]), cast(Arm | None, obj.get("end")))
+            return Play(seat, _tile(obj["play"]), cast(Arm | None, obj.get("end")))
         if kind == "draw":
-            return Draw(seat, parse_tile(obj["draw"]))
+            return Draw(seat, _tile(obj["draw"]))
     except ValueError as exc:
         raise BonesError(str(exc)) from None
     if obj["pass"] is not True:
         raise BonesError('a pass is written "pass": true')
     return Pass(seat)
+
+
+def _tile(text: object) -> Tile:
+    """A record's tile string: exactly ``"a-b"`` (either order), no surrounding spaces."""
+    if isinstance(text, str) and text != text.strip():
+        raise ValueError(f'"{text}" is not a tile (write it as "6-4", without spaces)')
+    return parse_tile(text)
 
 
 def replay(record: Record) -> Game:

@@ -1,0 +1,241 @@
+"""Invalid records through the real CLI: ``bones replay FILE --json`` exits 1 (2 for input
+that is not a record), prints exactly one line to standard error naming the right hand and
+move (or the hand, or the rules option), prints nothing else and never a traceback.
+
+Each invalid record is a random valid one with one fault put in by ``generators``, which
+knows where it put it; a blind fuzzer adds records whose fault the independent referee
+locates."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import generators as gen
+import reference as ref
+from bones.cli.main import main
+
+BONES = Path(sys.executable).parent / "bones"
+KINDS = sorted(gen.MAKERS)
+
+
+def test_there_are_at_least_thirty_kinds_of_invalid_record():
+    assert len(KINDS) >= 30
+
+
+def _write(tmp_path: Path, m: gen.Mutation, name: str = "bad.json") -> Path:
+    path = tmp_path / name
+    path.write_text(m.text if m.text is not None else json.dumps(m.doc))
+    return path
+
+
+def _check_message(m: gen.Mutation, err: str) -> None:
+    """One line naming the place of the fault that the generator put in."""
+    assert err.endswith("\n") and err.count("\n") == 1, err
+    line = err.rstrip("\n")
+    assert "Traceback" not in line and "internal error" not in line
+    assert line.startswith("bones: ")
+    text = line[len("bones: "):]
+    if m.status == 2:
+        return
+    if m.move is not None:
+        assert re.match(rf"hand {m.hand}, move {m.move}: \S", text), (m.kind, text)
+    elif m.hand is not None:
+        if m.kind == "unfinished-hand-followed-by-another":
+            # the fault lies between two hands: the message names the unfinished one first
+            # and also the hand that follows it
+            assert re.match(rf"hand {m.hand}: \S", text) and f"hand {m.hand + 1}" in text
+        else:
+            assert re.match(rf"hand {m.hand}: \S", text), (m.kind, text)
+        assert ", move" not in text
+    elif m.option is not None:
+        assert text.startswith(f'rules: option "{m.option}" '), (m.kind, text)
+    else:
+        assert not text.startswith("hand "), (m.kind, text)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_invalid_record_is_refused_naming_where_the_fault_is(tmp_path, capsys, kind, seed):
+    m = gen.make(kind, seed * 7919)
+    if m.text is None and m.doc is not None and isinstance(m.doc, dict) and m.status == 1:
+        with pytest.raises(ref.Fault) as fault:  # the referee agrees it is invalid, there
+            ref.replay(m.doc)
+        assert (fault.value.hand, fault.value.move) == (m.hand, m.move)
+    path = _write(tmp_path, m)
+    capsys.readouterr()
+    assert main(["replay", str(path), "--json"]) == m.status
+    out, err = capsys.readouterr()
+    assert out == ""  # a refused record prints no result
+    _check_message(m, err)
+    assert main(["replay", str(path)]) == m.status  # the text report refuses it alike
+    _check_message(m, capsys.readouterr().err)
+
+
+@pytest.mark.parametrize("kind", ["not-json", "wrong-format-string", "bad-option-value",
+                                  "deal-wrong-size", "tile-not-matching-arm", "draw-in-block",
+                                  "moves-after-hand-ended", "hand-after-game-won"])
+def test_invalid_record_through_the_installed_command(tmp_path, kind):
+    m = gen.make(kind, 31)
+    path = _write(tmp_path, m)
+    proc = subprocess.run([str(BONES), "replay", str(path), "--json"], capture_output=True,
+                          text=True, timeout=60, check=False)
+    assert proc.returncode == m.status
+    assert proc.stdout == ""
+    _check_message(m, proc.stderr)
+
+
+def test_valid_record_through_the_installed_command(tmp_path):
+    doc = gen.random_record(random.Random(8), max_hands=3)
+    path = tmp_path / "ok.json"
+    path.write_text(json.dumps(doc))
+    proc = subprocess.run([str(BONES), "replay", str(path), "--json"], capture_output=True,
+                          text=True, timeout=60, check=False)
+    assert proc.returncode == 0 and proc.stderr == ""
+    assert json.loads(proc.stdout) == ref.public(ref.replay(doc))
+
+
+@pytest.mark.parametrize("content", [b"", b"\xff\xfe{", b"[" * 100000, b"null", b"{}",
+                                     b'{"format": "bones-record/1"'])
+def test_input_that_is_not_a_record_exits_2(tmp_path, capsys, content):
+    path = tmp_path / "x.json"
+    path.write_bytes(content)
+    assert main(["replay", str(path), "--json"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_unreadable_file_exits_2(tmp_path, capsys):
+    assert main(["replay", str(tmp_path / "missing.json"), "--json"]) == 2
+    assert main(["replay", str(tmp_path), "--json"]) == 2  # a directory
+    err = capsys.readouterr().err
+    assert err.count("\n") == 2 and "Traceback" not in err
+
+
+# -- pinned readings where the spec is not explicit ------------------------------------------
+
+
+def _valid(seed: int = 4, **rules) -> dict:
+    given = {"preset": "block", "players": 2, **rules}
+    return gen.random_record(random.Random(seed), given, max_hands=1, vary=False)
+
+
+def _run(tmp_path, capsys, doc) -> tuple[int, str]:
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(doc))
+    capsys.readouterr()
+    status = main(["replay", str(path), "--json"])
+    return status, capsys.readouterr().err
+
+
+@pytest.mark.parametrize("option", ["players", "preset"])
+def test_explicit_null_rules_option_is_refused_not_taken_as_missing(tmp_path, capsys, option):
+    doc = _valid()
+    doc["rules"] = {"preset": "block", "players": 2, option: None}
+    status, err = _run(tmp_path, capsys, doc)
+    assert status == 1 and err.startswith(f'bones: rules: option "{option}" ')
+
+
+@pytest.mark.parametrize("text", [" 6-6", "6-6 ", "6-6\n"])
+def test_tile_strings_with_spaces_are_refused(tmp_path, capsys, text):
+    doc = _valid()
+    doc["hands"][0]["boneyard"][0] = text
+    status, err = _run(tmp_path, capsys, doc)
+    assert status == 1 and err.startswith("bones: hand 1: ")
+
+
+@pytest.mark.parametrize("end", ["left", "right", "up", "down", "middle", 7, None, ["x"]])
+def test_end_on_the_first_tile_is_ignored_whatever_its_value(tmp_path, capsys, end):
+    doc = _valid()
+    doc["hands"][0]["moves"][0]["end"] = end
+    status, err = _run(tmp_path, capsys, doc)
+    assert status == 0, err
+
+
+def test_null_end_on_a_tile_that_fits_one_arm_reads_as_no_end(tmp_path, capsys):
+    # Reading chosen: "end": null is taken as a missing end (the spec lets it be left out
+    # wherever the tile fits one arm); on a tile that fits two arms it is refused.
+    doc = _valid()
+    fits_one = fits_two = None
+    for mo in gen.moments(doc):
+        moves = doc["hands"][mo.hand - 1]["moves"]
+        if mo.move > len(moves) or not mo.table.on_table or "play" not in moves[mo.move - 1]:
+            continue
+        arms = mo.table.fits(ref.read_tile(moves[mo.move - 1]["play"]))
+        if len(arms) == 1 and fits_one is None:
+            fits_one = mo
+        if len(arms) > 1 and fits_two is None:
+            fits_two = mo
+    assert fits_one is not None
+    doc["hands"][0]["moves"][fits_one.move - 1]["end"] = None
+    assert _run(tmp_path, capsys, doc)[0] == 0
+    if fits_two is not None:
+        doc = _valid()
+        doc["hands"][0]["moves"][fits_two.move - 1]["end"] = None
+        status, err = _run(tmp_path, capsys, doc)
+        assert status == 1 and err.startswith(f"bones: hand 1, move {fits_two.move}: ")
+
+
+def test_null_leader_reads_as_no_leader(tmp_path, capsys):
+    doc = _valid()
+    doc["hands"][0]["leader"] = None  # lots decide: the leader is required, so refused
+    status, err = _run(tmp_path, capsys, doc)
+    assert status == 1 and err.startswith("bones: hand 1: ") and "lots" in err
+
+
+def test_fields_starting_x_and_optional_fields_are_accepted_everywhere(tmp_path, capsys):
+    doc = _valid()
+    doc.update({"x-club": "home", "seed": 5, "started": "2024-01-01T10:00:00Z",
+                "ended": "2024-01-01T11:00:00Z", "comment": "friendly"})
+    doc["rules"] = {"preset": "block", "players": 2, "x-house": True}
+    doc["hands"][0].update({"x-table": 2, "seed": None, "comment": "first"})
+    doc["hands"][0]["moves"][0].update({"x-think-ms": 300, "comment": "opening"})
+    status, err = _run(tmp_path, capsys, doc)
+    assert status == 0, err
+
+
+# -- blind fuzzing against the independent referee ----------------------------------------
+
+
+def _place(message: str) -> tuple[int | None, int | None, str | None]:
+    m = re.match(r"bones: hand (\d+), move (\d+): ", message)
+    if m:
+        return int(m[1]), int(m[2]), None
+    m = re.match(r"bones: hand (\d+): ", message)
+    if m:
+        return int(m[1]), None, None
+    m = re.match(r'bones: rules: option "([^"]*)"', message)
+    return None, None, m[1] if m else None
+
+
+def test_blind_fuzzing_engine_and_referee_agree_on_status_and_place(tmp_path, capsys):
+    path = tmp_path / "f.json"
+    refused = 0
+    for seed in range(500):
+        rng = random.Random(seed)
+        doc = gen.fuzz(rng, gen.random_record(rng, max_hands=rng.randint(1, 3)))
+        path.write_text(json.dumps(doc))
+        capsys.readouterr()
+        status = main(["replay", str(path), "--json"])
+        out, err = capsys.readouterr()
+        try:
+            expected = ref.public(ref.replay(doc))
+        except ref.Fault as fault:
+            assert status == fault.status, (seed, err, fault)
+            assert out == "" and err.count("\n") == 1, (seed, err)
+            if fault.status == 1:
+                hand, move, option = _place(err)
+                assert (hand, move) == (fault.hand, fault.move), (seed, err, fault)
+                if fault.option is not None:
+                    assert option == fault.option, (seed, err, fault)
+            refused += 1
+        else:
+            assert status == 0, (seed, err)
+            assert json.loads(out) == expected, seed
+    assert refused > 200  # most blind changes break something
