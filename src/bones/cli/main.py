@@ -14,7 +14,7 @@ from bones.record.reader import RecordFormatError
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from bones.cli import arena, bot, play, replay, rules, simulate
+    from bones.cli import arena, bot, lab, play, replay, rules, simulate
 
     parser = argparse.ArgumentParser(
         prog="bones",
@@ -23,7 +23,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"bones {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module in (play, replay, rules, simulate, arena, bot):
+    for module in (play, replay, rules, simulate, lab, arena, bot):
         module.add_parser(sub)
     return parser
 

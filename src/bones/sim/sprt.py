@@ -38,7 +38,7 @@ class Sprt:
         """Log-likelihood ratio of H1 against H0 after ``wins`` and ``losses``.
 
         >>> round(Sprt().llr(60, 40), 3)
-        0.998
+        1.504
         """
         return (wins * math.log(self.p1 / self.p0)
                 + losses * math.log((1 - self.p1) / (1 - self.p0)))

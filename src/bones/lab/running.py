@@ -1,0 +1,111 @@
+"""Playing a grid of rule sets: seeded chunks of random hands, over worker processes.
+
+Each rule set's hands are cut into chunks of ``CHUNK`` hands (the last one shorter), and
+chunk ``c`` of grid point ``i`` is played from ``random.Random("S:i:c")`` for seed ``S``.
+A chunk's hands therefore depend only on the seed, the grid point and the chunk, never on
+which process played it or when, and integer sums merge the same in any order: ``--jobs``
+cannot change a result. A chunk is a run of ``play_hands``: games one after another, the
+last cut short, so a few hands per chunk come from a game that never finishes.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import random
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+
+from bones.engine.rules import Rules
+from bones.fast.paths import run
+from bones.fast.results import Totals
+from bones.lab.grid import GridPoint
+from bones.lab.metrics import Counts, Metrics, check, count_hands
+
+#: Hands per chunk: enough that starting a process or a game is noise, few enough that a
+#: chunk's traces (every hand's deal and moves) stay a few tens of megabytes.
+CHUNK = 20_000
+
+
+@dataclass(frozen=True, slots=True)
+class Chunk:
+    """One unit of work: ``hands`` hands of ``rules``, the ``chunk``-th of grid point
+    ``point``."""
+
+    rules: Rules
+    seed: int
+    point: int
+    chunk: int
+    hands: int
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """A grid point and what the lab measured for it (``None`` for a skipped point)."""
+
+    point: GridPoint
+    counts: Counts | None
+    metrics: Metrics | None
+
+
+def chunk_rng(seed: int, point: int, chunk: int) -> random.Random:
+    """The RNG of one chunk: a string seed, so it is the same on every machine."""
+    return random.Random(f"{seed}:{point}:{chunk}")
+
+
+def chunk_sizes(hands: int, chunk: int = CHUNK) -> list[int]:
+    """``hands`` cut into chunks of ``chunk``, the last one shorter.
+
+    >>> chunk_sizes(45_000)
+    [20000, 20000, 5000]
+    """
+    full, rest = divmod(hands, chunk)
+    return [chunk] * full + ([rest] if rest else [])
+
+
+def play_chunk(job: Chunk) -> Counts:
+    """Play one chunk with traces (the lab needs each hand's leader and winner) and count it,
+    checked against the playout's own totals."""
+    flat, raws = run(job.rules, chunk_rng(job.seed, job.point, job.chunk), job.hands, "hands",
+                     True, None)
+    counts = count_hands(job.rules, raws)
+    check(counts, Totals.from_flat(job.rules, flat))
+    return counts
+
+
+def run_lab(points: Sequence[GridPoint], hands: int, seed: int, jobs: int = 1, *,
+            chunk: int = CHUNK, progress: Callable[[int], None] | None = None) -> list[Row]:
+    """Play ``hands`` random hands of every dealable grid point and measure them; rows come
+    in grid order, skipped points included. ``progress`` is called with each chunk's hands
+    as it is counted."""
+    work = [Chunk(p.rules, seed, p.index, c, size)
+            for p in points if p.rules is not None
+            for c, size in enumerate(chunk_sizes(hands, chunk))]
+    merged: dict[int, Counts] = {}
+    for job, counts in zip(work, _played(work, jobs), strict=True):
+        merged[job.point] = merged.get(job.point, Counts()) + counts
+        if progress is not None:
+            progress(job.hands)
+    rows = []
+    for p in points:
+        if p.rules is None:
+            rows.append(Row(p, None, None))
+        else:
+            c = merged.get(p.index, Counts())
+            rows.append(Row(p, c, Metrics.from_counts(p.rules, c)))
+    return rows
+
+
+def _played(work: Sequence[Chunk], jobs: int) -> Iterator[Counts]:
+    """Each chunk's counts, in the order of ``work``, from ``jobs`` processes. Spawned, not
+    forked: the caller may be running a progress bar's thread."""
+    if jobs <= 1 or len(work) <= 1:
+        yield from map(play_chunk, work)
+        return
+    pool = ProcessPoolExecutor(min(jobs, len(work)),
+                               mp_context=multiprocessing.get_context("spawn"))
+    try:
+        results: Iterable[Counts] = pool.map(play_chunk, work, chunksize=1)
+        yield from results
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
