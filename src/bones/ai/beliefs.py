@@ -52,3 +52,42 @@ def infer(view: SeatView) -> Beliefs:
     seen = set(view.hand) | set(layout.placed)
     unseen = frozenset(t for t in full_set(view.rules.set) if t not in seen)
     return Beliefs(tuple(frozenset(v) for v in voids), unseen, tuple(exposed))
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A play another seat made, with what it could see then: the open numbers (``None`` for
+    the first tile of the hand) and the tiles it has played since (so its hand at the time was
+    its hand now plus these, when it has not drawn since)."""
+
+    seat: int
+    tile: Tile
+    numbers: frozenset[int] | None
+    later: frozenset[Tile]
+
+
+def decisions(view: SeatView) -> tuple[Decision, ...]:
+    """Every play by another seat whose hand at the time is known from its hand now: plays
+    after the seat's last draw (a draw brings tiles nobody else saw), less a first tile the
+    rules named (no choice, so no information)."""
+    layout = Layout(uses_spinner=view.rules.spinner == "first-double")
+    found: list[tuple[int, Tile, frozenset[int] | None]] = []
+    last_draw = [-1] * view.rules.players
+    for index, move in enumerate(view.moves):
+        if isinstance(move, Play):
+            numbers = None if layout.is_empty else layout.open_numbers()
+            forced = layout.is_empty and view.rules.opening != "any"
+            if move.seat != view.seat and not forced:
+                found.append((index, move.tile, numbers))
+            layout = layout.place(move.tile, move.end if not layout.is_empty else None)
+        elif isinstance(move, Draw):
+            last_draw[move.seat] = index
+    out = []
+    for index, tile, numbers in found:
+        seat = view.moves[index].seat
+        if index < last_draw[seat]:
+            continue
+        later = frozenset(m.tile for m in view.moves[index + 1:]
+                          if isinstance(m, Play) and m.seat == seat)
+        out.append(Decision(seat, tile, numbers, later))
+    return tuple(out)

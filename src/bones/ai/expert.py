@@ -21,19 +21,25 @@ import random
 import time
 from collections.abc import Sequence
 
-from bones.ai.beliefs import Beliefs, infer
+from bones.ai.beliefs import Beliefs, Decision, decisions, infer
 from bones.ai.position import OUT, PLAYING, Position
-from bones.ai.sampling import determinize
+from bones.ai.sampling import likelihood, sample_hands, state_of
 from bones.engine.moves import Play
 from bones.engine.rules import Rules
 from bones.engine.scoring import SCORES
+from bones.engine.tiles import Tile
 from bones.engine.view import SeatView
 
 #: Search steps per second of think time (calibrated on a 2-core development machine so the
 #: 95th-percentile decision stays within the think time).
 STEPS_PER_SECOND = 75_000
-#: What sampling one deal costs, in steps.
-DEAL_COST = 40
+#: What sampling one candidate deal costs, in steps.
+DEAL_COST = 12
+#: Candidate deals drawn for each deal searched: the searched one is picked in proportion to
+#: how well it explains the other seats' plays (sampling importance resampling).
+CANDIDATES = 6
+#: How strongly players are assumed to prefer shedding heavier tiles (per pip, log-odds).
+BETA = 0.6
 #: Solve a sampled deal exactly when the hands hold at most this many tiles in all.
 EXACT_TILES = 9
 #: Search nodes one exact solve may visit before it gives up for a playout.
@@ -68,12 +74,12 @@ class ExpertBot:
         if not self.inference:
             beliefs = Beliefs(tuple(frozenset() for _ in beliefs.voids), beliefs.unseen,
                               beliefs.last_exposed)
+        made = decisions(view) if self.inference else ()
         judge = Judge(view.rules, view.seat, view.scores)
         totals = [0.0] * len(legal)
         deadline = time.monotonic() + 3 * self.think + 0.05
         while judge.steps < self.steps:
-            judge.steps += DEAL_COST
-            state = determinize(view, self.rng, beliefs, use_voids=self.inference)
+            state = state_of(view, *self._sample(view, beliefs, made, judge))
             pos = Position.from_state(state)
             moves = [pos.encode(p) for p in legal]
             exact = pos.tiles_left() <= EXACT_TILES
@@ -93,6 +99,21 @@ class ExpertBot:
                 break
         best = max(totals)
         return self.rng.choice([p for p, t in zip(legal, totals, strict=True) if t == best])
+
+
+    def _sample(self, view: SeatView, beliefs: Beliefs, made: tuple[Decision, ...],
+                judge: Judge) -> tuple[list[tuple[Tile, ...]], list[Tile]]:
+        """One deal to search: the best-explaining of a few candidates, drawn by weight."""
+        if not made:
+            judge.steps += DEAL_COST
+            return sample_hands(view, beliefs, self.rng, self.inference)
+        candidates = [sample_hands(view, beliefs, self.rng, self.inference)
+                      for _ in range(CANDIDATES)]
+        weights = [likelihood(hands, made, BETA) for hands, _ in candidates]
+        judge.steps += DEAL_COST * CANDIDATES
+        if sum(weights) <= 0.0:
+            return candidates[0]
+        return self.rng.choices(candidates, weights)[0]
 
 
 def _distinct(legal: Sequence[Play]) -> list[Play]:

@@ -7,9 +7,10 @@ turns a view into a full ``HandState``, and it uses nothing a seat may not see.
 
 from __future__ import annotations
 
+import math
 import random
 
-from bones.ai.beliefs import Beliefs, infer
+from bones.ai.beliefs import Beliefs, Decision, infer
 from bones.engine.state import HandState
 from bones.engine.tiles import Tile
 from bones.engine.view import SeatView
@@ -48,7 +49,11 @@ def determinize(view: SeatView, rng: random.Random, beliefs: Beliefs | None = No
                 use_voids: bool = True) -> HandState:
     """A full hand state that agrees with everything ``view`` shows."""
     beliefs = beliefs if beliefs is not None else infer(view)
-    hands, boneyard = sample_hands(view, beliefs, rng, use_voids)
+    return state_of(view, *sample_hands(view, beliefs, rng, use_voids))
+
+
+def state_of(view: SeatView, hands: list[tuple[Tile, ...]], boneyard: list[Tile]) -> HandState:
+    """The hand state of ``view`` completed with sampled hidden hands and boneyard."""
     return HandState(
         rules=view.rules,
         hands=tuple(hands),
@@ -60,3 +65,22 @@ def determinize(view: SeatView, rng: random.Random, beliefs: Beliefs | None = No
         opening=view.opening,
         moves=view.moves,
     )
+
+
+def likelihood(hands: list[tuple[Tile, ...]], made: tuple[Decision, ...], beta: float) -> float:
+    """How likely the other seats' observed plays are if they hold ``hands``, when a player
+    sheds heavier tiles more readily: P(tile) proportional to exp(beta * pips) among the
+    tiles it could have played then. ``beta`` 0 makes every deal equally likely."""
+    if beta == 0.0 or not made:
+        return 1.0
+    log = 0.0
+    for d in made:
+        held = set(hands[d.seat]) | d.later | {d.tile}
+        if d.numbers is None:
+            options = held
+        else:
+            options = {t for t in held if t.high in d.numbers or t.low in d.numbers}
+        top = max(t.pips for t in options)
+        total = sum(math.exp(beta * (t.pips - top)) for t in options)
+        log += beta * (d.tile.pips - top) - math.log(total)
+    return math.exp(log)

@@ -21,6 +21,7 @@ from bones.engine.errors import BonesError
 from bones.engine.rules import PRESETS, Rules
 from bones.record.model import Record
 from bones.record.writer import dump
+from bones.sim.fastsim import fast_series, summary_of
 from bones.sim.referee import GameOutcome, check_levels, play_series
 from bones.sim.stats import Summary, Tally, Unit
 
@@ -80,12 +81,36 @@ def run(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**9)
     unit: Unit = "hands" if args.hands is not None else "games"
     total = args.hands if unit == "hands" else (args.games or 100)
+    err = Console(stderr=True)
+    if set(levels) == {"random"} and not args.record:
+        summary = _fast(rules, seed, unit, total, args, err)
+    else:
+        summary = _refereed(rules, levels, seed, unit, total, args, err)
+    if args.json:
+        print(json.dumps(summary.to_json()))
+    else:
+        Console().print(*tables(summary))
+    return 0
+
+
+def _fast(rules: Rules, seed: int, unit: Unit, total: int, args: argparse.Namespace,
+          err: Console) -> Summary:
+    """Every seat random and nothing to record: the fast path plays exactly that."""
+    with _progress(err, disable=args.quiet or not err.is_terminal) as progress:
+        task = progress.add_task(f"{unit} (fast path)", total=total)
+        totals = fast_series(rules, seed, unit, total, args.jobs,
+                             lambda n: progress.advance(task, n))
+    return summary_of(totals, seed, unit)
+
+
+def _refereed(rules: Rules, levels: tuple[str, ...], seed: int, unit: Unit, total: int,
+              args: argparse.Namespace, err: Console) -> Summary:
+    """Bots asked move by move through their seat's view, by the referee."""
     tally = Tally(rules, levels, seed, unit)
     recorder = Recorder(Path(args.record)) if args.record else None
     outcomes = play_series(rules, levels, seed, games=total if unit == "games" else None,
                            hands=total if unit == "hands" else None, jobs=args.jobs,
                            keep_records=recorder is not None, think=args.think)
-    err = Console(stderr=True)
     with _progress(err, disable=args.quiet or not err.is_terminal) as progress:
         task = progress.add_task(f"{unit}", total=total)
         for outcome in outcomes:
@@ -95,12 +120,7 @@ def run(args: argparse.Namespace) -> int:
             progress.advance(task, 1 if unit == "games" else len(outcome.results))
     if recorder is not None:
         recorder.close()
-    summary = tally.summary()
-    if args.json:
-        print(json.dumps(summary.to_json()))
-    else:
-        Console().print(*tables(summary))
-    return 0
+    return tally.summary()
 
 
 def _progress(console: Console, disable: bool) -> Progress:
