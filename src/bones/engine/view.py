@@ -77,7 +77,8 @@ def observe(game: Game, seat: int) -> SeatView:
         boneyard_left=len(state.boneyard),
         layout=state.layout,
         to_move=state.to_move,
-        opening=state.opening,
+        # Which tile the leader must set is the leader's to know until it lies on the table.
+        opening=state.opening if seat == state.leader else None,
         pool=game.pool,
         chips=game.chips,
     )
