@@ -384,3 +384,21 @@ def test_hint_names_a_legal_play_with_a_reason_and_review_follows_the_hand():
     child.sendline("n")
     child.expect(pexpect.EOF)
     assert "Traceback" not in transcript(child)
+
+
+def test_a_person_plays_a_whole_game_against_the_expert_and_an_outside_bot():
+    """Seats take every level and outside bots speaking bones-bot/1 (here our own, run as a
+    process); the game reaches its final scores with no stall and no traceback."""
+    outside = f"cmd:{sys.executable} -m bones.cli.main bot --level basic"
+    child = spawn("--rules", "draw", "--players", "3", "--seats", f"human,expert,{outside}",
+                  "--think", "0.05", "--seed", "3", "--target", "15")
+    for _ in range(400):
+        found = child.expect([MOVE, ARM, NEXT_HAND, FINAL, pexpect.EOF], timeout=30)
+        if found == 3:
+            break
+        child.sendline("l" if found == 1 else "" if found == 2 else "1")
+    else:
+        pytest.fail("the game did not end")
+    child.expect(pexpect.EOF)
+    text = plain(transcript(child))
+    assert "Expert" in text and "Bot 3" in text and "Traceback" not in text

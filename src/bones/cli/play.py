@@ -57,9 +57,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     table = p.add_argument_group("table")
-    table.add_argument("--seats", metavar="LIST",
-                       help="who sits where, comma-separated from seat 0: human, greedy or "
-                       "random (default: human, then greedy bots)")
+    table.add_argument("--seats", "--bots", dest="seats", metavar="LIST",
+                       help="who sits where, comma-separated from seat 0: human, a bot level "
+                       "(random, greedy, basic, ismcts, expert, expert-noinfer) or "
+                       "cmd:PROGRAM for an outside bot (default: human, then greedy bots)")
+    table.add_argument("--think", type=float, default=0.5, metavar="SECONDS",
+                       help="time per move for search and outside bots (default 0.5)")
     table.add_argument("--names", metavar="LIST",
                        help="names shown for the seats, comma-separated from seat 0 "
                        "(default: You, Greedy, ...)")
@@ -120,7 +123,8 @@ def run(args: argparse.Namespace) -> int:
     path: str | None = args.record
     terminal = Terminal(Console(highlight=False))
     table = Table(rules, seats, seed, terminal,
-                  after_hand=(lambda game: recorder.save(game, path)) if path else None)
+                  after_hand=(lambda game: recorder.save(game, path)) if path else None,
+                  think=args.think)
     if path:
         recorder.save(table.game, path)  # a path that cannot be written fails before play
     try:

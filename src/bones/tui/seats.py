@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bones.ai import BOTS
+from bones.ai.base import LEVELS, is_level
 from bones.engine.errors import BonesError
 from bones.engine.rules import Rules
 
@@ -42,11 +42,12 @@ class Seating:
 
 def parse_seats(text: str) -> tuple[str, ...]:
     """Read ``--seats``: a comma-separated list of ``human`` and bot levels."""
-    kinds = tuple(part.strip().lower() for part in text.split(","))
-    known = (HUMAN, *BOTS)
+    kinds = tuple(part.strip() if part.strip().startswith("cmd:") else part.strip().lower()
+                  for part in text.split(","))
     for kind in kinds:
-        if kind not in known:
-            raise BonesError(f'--seats: "{kind}" is not a seat (use {", ".join(known)})')
+        if kind != HUMAN and not is_level(kind):
+            known = ", ".join((HUMAN, *LEVELS, "cmd:PROGRAM"))
+            raise BonesError(f'--seats: "{kind}" is not a seat (use {known})')
     return kinds
 
 
@@ -63,6 +64,8 @@ def default_names(kinds: Sequence[str]) -> tuple[str, ...]:
     for seat, kind in enumerate(kinds):
         if kind == HUMAN:
             names.append("You" if humans == 1 else f"Player {seat + 1}")
+        elif kind.startswith("cmd:"):
+            names.append(f"Bot {seat + 1}")
         elif list(kinds).count(kind) > 1:
             names.append(f"{kind.capitalize()} {seat + 1}")
         else:

@@ -13,6 +13,7 @@ import random
 from collections.abc import Callable
 
 from bones.ai import Bot, make_bot
+from bones.ai.base import close_bot
 from bones.ai.expert import ExpertBot, describe
 from bones.ai.review import review
 from bones.engine.errors import IllegalMove
@@ -59,7 +60,8 @@ class Table:
     stops the loop (quit, Ctrl-C, end of input) can still save its record."""
 
     def __init__(self, rules: Rules, seating: Seating, seed: int, terminal: Terminal,
-                 after_hand: Callable[[Game], None] | None = None) -> None:
+                 after_hand: Callable[[Game], None] | None = None,
+                 think: float = 0.5) -> None:
         self.rules = rules
         self.seating = seating
         self.seed = seed
@@ -68,7 +70,7 @@ class Table:
         self.game = new_game(rules)
         self._deals = random.Random(seed)
         self._bots: dict[int, Bot] = {
-            seat: make_bot(kind, bot_rng(seed, seat))
+            seat: make_bot(kind, bot_rng(seed, seat), think)
             for seat, kind in enumerate(seating.kinds) if not seating.is_human(seat)}
         #: The person who may be looking at the screen; ``None`` after a public screen.
         self._viewer: int | None = None
@@ -77,6 +79,13 @@ class Table:
 
     def play_game(self) -> Game:
         """Play hands until a side reaches the target; return the finished game."""
+        try:
+            return self._play_game()
+        finally:
+            for bot in self._bots.values():
+                close_bot(bot)
+
+    def _play_game(self) -> Game:
         while not self.game.finished:
             self.game = deal_hand(self.game, self._deals)
             self._play_hand()
