@@ -3,7 +3,9 @@ seen (tiles played, hand sizes, and the numbers each seat has shown it lacks by 
 drawing), evaluates each candidate play in every sampled deal, and plays the best on average.
 
 In a sampled deal a candidate is judged by a playout with a heavy-tile-first policy, or, once
-few tiles remain in the hands, by an exact alpha-beta solve of the deal. The value of a hand
+few tiles remain in the hands, by an exact search of the deal: the bot's side maximises, and
+the other sides choose as the same behaviour model that weighs the sampled deals says people
+do (they shed heavier tiles more readily), an expectation rather than a worst case. The value of a hand
 is, for the bot's side: +1 for a win, -1 for a loss, 0 for a tie, plus a small share of the
 points at stake and a bonus when the hand decides the game (it knows the score rule, the
 target and the game score). In a partnership the side plays for the side.
@@ -40,6 +42,9 @@ DEAL_COST = 12
 CANDIDATES = 6
 #: How strongly players are assumed to prefer shedding heavier tiles (per pip, log-odds).
 BETA = 0.6
+#: In exact solves, model the other sides' choices by that same preference (expectimax)
+#: instead of assuming they see every tile and play perfectly against us (minimax).
+MODEL_OPPONENTS = True
 #: Solve a sampled deal exactly when the hands hold at most this many tiles in all.
 EXACT_TILES = 9
 #: Search nodes one exact solve may visit before it gives up for a playout.
@@ -205,6 +210,8 @@ class Judge:
             if kind == 0 or (kind > 0 and value >= beta) or (kind < 0 and value <= alpha):
                 return value
         maximise = self.sides[pos.to_move] == self.side
+        if not maximise and MODEL_OPPONENTS:
+            return self._expected(pos, limit, table)
         a, b = alpha, beta
         best = -math.inf if maximise else math.inf
         for move in pos.moves():
@@ -226,6 +233,28 @@ class Judge:
         else:
             table[key] = (best, 0)
         return best
+
+
+    def _expected(self, pos: Position, limit: int,
+                  table: dict[tuple[object, ...], tuple[float, int]]) -> float:
+        """An opponent's turn under the behaviour model: the mean over its plays, weighted
+        by exp(BETA * pips), each searched with a full window (so values stay exact)."""
+        moves = pos.moves()
+        if len(moves) == 1:
+            pos.play(moves[0])
+            value = self._search(pos, -math.inf, math.inf, limit, table)
+            pos.undo()
+            return value
+        pips = pos.set.pips
+        top = max(pips[m >> 2] for m in moves)
+        total = weight_sum = 0.0
+        for move in moves:
+            weight = math.exp(BETA * (pips[move >> 2] - top))
+            pos.play(move)
+            total += weight * self._search(pos, -math.inf, math.inf, limit, table)
+            pos.undo()
+            weight_sum += weight
+        return total / weight_sum
 
 
 def describe(view: SeatView, play: Play) -> str:
