@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from bones.ai import expert
 from bones.ai.expert import Judge
 from bones.ai.position import PLAYING, Position
 from bones.engine.game import deal_hand, new_game
@@ -14,22 +15,32 @@ from bones.engine.rules import PRESETS
 from bones.engine.state import apply_unchecked
 
 
-def _minimax(judge: Judge, pos: Position) -> float:
+def _reference(judge: Judge, pos: Position, model: bool) -> float:
+    """Plain full-width search: the side maximises; the others minimise, or with ``model``
+    choose by weights exp(BETA * pips) (an expectation)."""
     if pos.status != PLAYING:
         return judge.value(pos)
+    moves = pos.moves()
     values = []
-    for move in pos.moves():
+    for move in moves:
         pos.play(move)
-        values.append(_minimax(judge, pos))
+        values.append(_reference(judge, pos, model))
         pos.undo()
-    return max(values) if judge.sides[pos.to_move] == judge.side else min(values)
+    if judge.sides[pos.to_move] == judge.side:
+        return max(values)
+    if not model:
+        return min(values)
+    weights = [math.exp(expert.BETA * pos.set.pips[m >> 2]) for m in moves]
+    return sum(w * v for w, v in zip(weights, values, strict=True)) / sum(weights)
 
 
 @pytest.mark.parametrize(("preset", "options"), [
     ("block", {}), ("draw", {"reserve": 10}), ("pool", {"players": 3}),
     ("block", {"players": 4, "partnerships": True, "hand_size": 7}),
 ])
-def test_alpha_beta_with_table_equals_plain_minimax(preset, options):
+@pytest.mark.parametrize("model", [False, True])
+def test_search_with_pruning_and_table_equals_plain_search(preset, options, model, monkeypatch):
+    monkeypatch.setattr(expert, "MODEL_OPPONENTS", model)
     rules = PRESETS[preset].replace(**options)
     rng = random.Random(8)
     checked = 0
@@ -41,7 +52,7 @@ def test_alpha_beta_with_table_equals_plain_minimax(preset, options):
             continue
         pos = Position.from_state(state)
         judge = Judge(rules, 0, (0,) * rules.sides)
-        exact = _minimax(judge, pos)
+        exact = _reference(judge, pos, model)
         assert math.isclose(judge.solve(pos, 10**7), exact)
         checked += 1
     assert checked > 10
