@@ -65,6 +65,9 @@ def test_tally_of_three_seats_counts_each_seat_of_a_level():
     for outcome in play_deals(rules, ["basic", "greedy", "greedy"], 3, 5):
         tally.add(outcome)
     assert tally.stats["basic"].hands == 15 and tally.stats["greedy"].hands == 30
+    basic, greedy = tally.stats["basic"], tally.stats["greedy"]
+    rate_b, rate_g = basic.wins / basic.hands, greedy.wins / greedy.hands
+    assert tally.relative() == pytest.approx(rate_b / (rate_b + rate_g))
 
 
 def test_sprt_accepts_the_stronger_bot_and_rejects_an_equal_one():

@@ -5,10 +5,11 @@ drawing), evaluates each candidate play in every sampled deal, and plays the bes
 In a sampled deal a candidate is judged by a playout with a heavy-tile-first policy, or, once
 few tiles remain in the hands, by an exact search of the deal: the bot's side maximises, and
 the other sides choose as the same behaviour model that weighs the sampled deals says people
-do (they shed heavier tiles more readily), an expectation rather than a worst case. The value of a hand
-is, for the bot's side: +1 for a win, -1 for a loss, 0 for a tie, plus a small share of the
-points at stake and a bonus when the hand decides the game (it knows the score rule, the
-target and the game score). In a partnership the side plays for the side.
+do (they shed heavier tiles more readily), an expectation rather than a worst case.
+
+The value of a hand is, for the bot's side: +1 for a win, -1 for a loss, 0 for a tie, plus
+a small share of the points at stake and a bonus when the hand decides the game (it knows
+the score rule, the target and the game score). In a partnership it plays for the side.
 
 The budget is a number of search steps (moves made in playouts, nodes of exact solves, and a
 fixed cost per sampled deal) derived from the think time, so a seeded run reproduces on any

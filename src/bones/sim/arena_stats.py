@@ -73,9 +73,22 @@ class ArenaTally:
                 elif winner == self.levels[1]:
                     self.head_to_head[1] += 1
 
+    def relative(self) -> float | None:
+        """The first level's share of the two levels' win rates per side-hand: 0.5 means
+        equal strength whatever number of seats each holds (with two seats it is the share
+        of decisive hands)."""
+        if len(self.levels) < 2:
+            return None
+        a, b = (self.stats[level] for level in self.levels[:2])
+        rate_a, rate_b = _ratio(a.wins, a.hands), _ratio(b.wins, b.hands)
+        if rate_a is None or rate_b is None or rate_a + rate_b == 0:
+            return None
+        return rate_a / (rate_a + rate_b)
+
     def json(self) -> dict[str, Any]:
         first, second = self.head_to_head
         return {
+            "relative": self.relative(),
             "deals": self.deals,
             "hands": self.hands,
             "blocked": _ratio(self.blocked, self.hands),
