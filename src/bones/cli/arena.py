@@ -26,7 +26,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "arena", help="a duplicate match between bots: win rates with 95%% intervals",
         description="Deal hands and play each one once per rotation of the seats, so every "
         "bot holds every seat's tiles and luck cancels. Prints each bot's win rate per hand "
-        "with its 95%% interval and mean points per hand.",
+        "with its 95% interval and mean points per hand.",
     )
     p.add_argument("--bots", default="greedy,random", metavar="LEVELS",
                    help=f"the lineup, repeated around the table ({', '.join(LEVELS)}, or "

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from bones.cli.rules import OPTIONS
 from bones.engine.errors import RulesError
 from bones.engine.rules import OPTION_NAMES, PRESETS, Rules, rules_from_json
 
@@ -24,12 +25,13 @@ def add_rules_arguments(parser: argparse.ArgumentParser, default: str = "block")
     )
     for name in OPTION_NAMES:
         flag = "--" + name.replace("_", "-")
+        values, meaning = OPTIONS[name]
+        text = f"{meaning} ({values})".replace("%", "%%")
         if name in _BOOLEAN:
             group.add_argument(flag, dest=name, action=argparse.BooleanOptionalAction,
-                               default=None, help=f"option {name}")
+                               default=None, help=text)
         else:
-            group.add_argument(flag, dest=name, metavar="VALUE", default=None,
-                               help=f"option {name}")
+            group.add_argument(flag, dest=name, metavar="VALUE", default=None, help=text)
 
 
 def _value(name: str, text: str) -> Any:
