@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 from pathlib import Path
 
@@ -49,8 +50,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--record", metavar="PATH",
                    help="save the records: PATH.json for a single game, else a directory of "
                    "game-0001.json, ...")
-    p.add_argument("--jobs", type=_positive, default=1, metavar="J",
-                   help="worker processes; results equal those of one process (default: 1)")
+    p.add_argument("--jobs", type=_positive, default=os.cpu_count() or 1, metavar="J",
+                   help="worker processes; results equal those of one process (default: "
+                   "every core)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     add_rules_arguments(p)
