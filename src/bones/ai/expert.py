@@ -73,7 +73,7 @@ class ExpertBot:
         self.name = "expert" if inference else "expert-noinfer"
 
     def choose(self, view: SeatView) -> Play:
-        legal = _distinct(view.legal)
+        legal = view.legal
         if len(legal) == 1:
             return legal[0]
         beliefs = infer(view)
@@ -120,12 +120,6 @@ class ExpertBot:
         if sum(weights) <= 0.0:
             return candidates[0]
         return self.rng.choices(candidates, weights)[0]
-
-
-def _distinct(legal: Sequence[Play]) -> list[Play]:
-    """Drop plays that lead to the same layout numbers as an earlier one (the same tile on
-    two arms showing the same number before the spinner opens both ways)."""
-    return list(dict.fromkeys(legal))
 
 
 class Judge:

@@ -8,10 +8,10 @@ import os
 import random
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from bones.ai.base import LEVELS
+from bones.cli.common import progress_bar
 from bones.cli.options import add_rules_arguments, rules_from_args
 from bones.sim.arena import lineup, play_deals, rotations
 from bones.sim.arena_stats import ArenaTally
@@ -58,10 +58,8 @@ def run(args: argparse.Namespace) -> int:
     verdict = "continue"
     err = Console(stderr=True)
     step = SPRT_STEP if sprt is not None else args.games
-    with Progress(TextColumn("[bold]arena"), BarColumn(), MofNCompleteColumn(),
-                  TimeRemainingColumn(), console=err,
-                  disable=args.quiet or not err.is_terminal) as progress:
-        task = progress.add_task("deals", total=args.games)
+    with progress_bar(err, disable=args.quiet or not err.is_terminal) as progress:
+        task = progress.add_task("arena deals", total=args.games)
         start = 0
         while start < args.games and verdict == "continue":
             count = min(step, args.games - start)

@@ -19,8 +19,8 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
+from bones.cli.common import positive, progress_bar, rules_name
 from bones.cli.options import add_rules_arguments, rules_from_args
-from bones.cli.simulate import _positive, _progress, _rules_name
 from bones.engine.rules import Rules
 from bones.lab.grid import Variation, expand, parse_vary, show
 from bones.lab.metrics import Estimate, Metrics
@@ -44,11 +44,11 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                    help="vary an option: OPTION alone takes all its values (true/false, "
                    "spinner, set, ...), OPTION=A..B a range, OPTION=a,b,c a list; several "
                    "flags make a grid of every combination")
-    p.add_argument("--hands", type=_positive, default=200_000, metavar="N",
+    p.add_argument("--hands", type=positive, default=200_000, metavar="N",
                    help="random hands per rule set (default: 200000)")
     p.add_argument("--seed", type=int, help="seed (default: a random one, printed with the "
                    "results)")
-    p.add_argument("--jobs", type=_positive, default=_cores(), metavar="J",
+    p.add_argument("--jobs", type=positive, default=_cores(), metavar="J",
                    help="worker processes; the results do not depend on it "
                    "(default: all cores)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -75,11 +75,11 @@ def run(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**9)
     dealable = sum(p.rules is not None for p in points)
     err = Console(stderr=True)
-    with _progress(err, disable=args.quiet or not err.is_terminal) as progress:
+    with progress_bar(err, disable=args.quiet or not err.is_terminal) as progress:
         task = progress.add_task("hands", total=args.hands * dealable)
         rows = run_lab(points, args.hands, seed, args.jobs,
                        progress=lambda n: progress.advance(task, n))
-    title = f"{_rules_name(base)}: {args.hands:,} random hands per rule set, seed {seed}"
+    title = f"{rules_name(base)}: {args.hands:,} random hands per rule set, seed {seed}"
     if args.plot:
         from bones.lab.plotting import plot  # matplotlib loads only when plotting
 

@@ -13,13 +13,13 @@ import random
 from pathlib import Path
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from bones.ai.base import LEVELS
+from bones.cli.common import positive, progress_bar, rules_name
 from bones.cli.options import add_rules_arguments, rules_from_args
 from bones.engine.errors import BonesError
-from bones.engine.rules import PRESETS, Rules
+from bones.engine.rules import Rules
 from bones.record.model import Record
 from bones.record.writer import dump
 from bones.sim.fastsim import fast_series, summary_of
@@ -41,16 +41,16 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--think", type=float, default=0.1, metavar="SECONDS",
                    help="time per move for search and outside bots (default: 0.1)")
     count = p.add_mutually_exclusive_group()
-    count.add_argument("--games", type=_positive, metavar="N",
+    count.add_argument("--games", type=positive, metavar="N",
                        help="whole games to play (default: 100)")
-    count.add_argument("--hands", type=_positive, metavar="N",
+    count.add_argument("--hands", type=positive, metavar="N",
                        help="single hands to play instead, in games played one after another")
     p.add_argument("--seed", type=int, help="seed of the series (default: a random one, "
                    "printed with the results)")
     p.add_argument("--record", metavar="PATH",
                    help="save the records: PATH.json for a single game, else a directory of "
                    "game-0001.json, ...")
-    p.add_argument("--jobs", type=_positive, default=os.cpu_count() or 1, metavar="J",
+    p.add_argument("--jobs", type=positive, default=os.cpu_count() or 1, metavar="J",
                    help="worker processes; results equal those of one process (default: "
                    "every core)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -58,15 +58,6 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     add_rules_arguments(p)
     p.set_defaults(run=run)
 
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
-    return value
 
 
 def bot_levels(text: str, rules: Rules) -> tuple[str, ...]:
@@ -98,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
 def _fast(rules: Rules, seed: int, unit: Unit, total: int, args: argparse.Namespace,
           err: Console) -> Summary:
     """Every seat random and nothing to record: the fast path plays exactly that."""
-    with _progress(err, disable=args.quiet or not err.is_terminal) as progress:
+    with progress_bar(err, disable=args.quiet or not err.is_terminal) as progress:
         task = progress.add_task(f"{unit} (fast path)", total=total)
         totals = fast_series(rules, seed, unit, total, args.jobs,
                              lambda n: progress.advance(task, n))
@@ -113,7 +104,7 @@ def _refereed(rules: Rules, levels: tuple[str, ...], seed: int, unit: Unit, tota
     outcomes = play_series(rules, levels, seed, games=total if unit == "games" else None,
                            hands=total if unit == "hands" else None, jobs=args.jobs,
                            keep_records=recorder is not None, think=args.think)
-    with _progress(err, disable=args.quiet or not err.is_terminal) as progress:
+    with progress_bar(err, disable=args.quiet or not err.is_terminal) as progress:
         task = progress.add_task(f"{unit}", total=total)
         for outcome in outcomes:
             tally.add(outcome)
@@ -124,10 +115,6 @@ def _refereed(rules: Rules, levels: tuple[str, ...], seed: int, unit: Unit, tota
         recorder.close()
     return tally.summary()
 
-
-def _progress(console: Console, disable: bool) -> Progress:
-    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                    TimeRemainingColumn(), console=console, disable=disable, transient=True)
 
 
 class Recorder:
@@ -170,7 +157,7 @@ class Recorder:
 def tables(summary: Summary) -> list[Table]:
     """The results table, and with partnerships a second one per seat for the chips."""
     rules = summary.rules
-    title = (f"{_rules_name(rules)}: {summary.games} games, {summary.hands} hands, "
+    title = (f"{rules_name(rules)}: {summary.games} games, {summary.hands} hands, "
              f"seed {summary.seed}")
     by_side = Table(title=title, caption=_caption(summary), title_justify="left",
                     caption_justify="left", caption_style="none")
@@ -198,15 +185,6 @@ def tables(summary: Summary) -> list[Table]:
         by_seat.add_row(str(seat.seat), seat.bot, str(seat.side), _chips(seat.chips_per_game))
     return [by_side, by_seat]
 
-
-def _rules_name(rules: Rules) -> str:
-    """The preset, then any options changed from it: ``pool + players 4, partnerships true``."""
-    name = rules.preset if rules.preset in PRESETS else None
-    base = PRESETS[name] if name is not None else Rules()
-    changes = ", ".join(f"{k} {json.dumps(v)}" for k, v in rules.options().items()
-                        if getattr(base, k) != v)
-    title = name or "default rules"
-    return f"{title} + {changes}" if changes else title
 
 
 def _chips(value: float | None) -> str:

@@ -135,29 +135,30 @@ def _fail(option: str, message: str) -> RulesError:
     return RulesError(option, message)
 
 
-def _is_int(value: object) -> bool:
+def is_int(value: object) -> bool:
+    """A JSON whole number: an ``int`` that is not a ``bool``."""
     return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _validate(r: Rules) -> None:
     """Check types, ranges and dealability; raise ``RulesError`` naming the first bad option."""
-    if not _is_int(r.set) or r.set not in SETS:
+    if not is_int(r.set) or r.set not in SETS:
         raise _fail("set", f"must be one of 6, 9, 12, 15, 18, not {r.set!r}")
-    if not _is_int(r.players) or r.players < 2:
+    if not is_int(r.players) or r.players < 2:
         raise _fail("players", f"must be a whole number of at least 2, not {r.players!r}")
     for name in ("partnerships", "draw", "call_block"):
         if not isinstance(getattr(r, name), bool):
             raise _fail(name, f"must be true or false, not {getattr(r, name)!r}")
     for name in ("reserve", "ante"):
         value = getattr(r, name)
-        if not _is_int(value) or value < 0:
+        if not is_int(value) or value < 0:
             raise _fail(name, f"must be a whole number of at least 0, not {value!r}")
     for name, choices in _CHOICES.items():
         value = getattr(r, name)
         if value not in choices:
             listed = ", ".join(f'"{c}"' for c in choices)
             raise _fail(name, f"must be one of {listed}, not {value!r}")
-    if r.target != "pagat" and (not _is_int(r.target) or r.target < 1):
+    if r.target != "pagat" and (not is_int(r.target) or r.target < 1):
         raise _fail("target", f'must be a whole number of at least 1 or "pagat", not {r.target!r}')
     if r.partnerships and r.players != 4:
         raise _fail("partnerships", f"needs exactly 4 players, not {r.players}")
@@ -194,7 +195,7 @@ def _resolved_hand_size(r: Rules) -> int:
                 f'"pool" leaves no tiles to deal to {r.players} players from double-{r.set}',
             )
         return size
-    if not _is_int(hs) or hs < 1:
+    if not is_int(hs) or hs < 1:
         raise _fail("hand_size", f'must be a whole number of at least 1, "standard" or "pool", '
                     f"not {hs!r}")
     return hs
@@ -255,6 +256,6 @@ def rules_from_json(value: object, players: int | None = None) -> Rules:
         given = data.get("players")
         if "players" not in data:
             data["players"] = players
-        elif given != players or not _is_int(given):
+        elif given != players or not is_int(given):
             raise _fail("players", f"is {given!r}, but the record lists {players} players")
     return dataclasses.replace(base, preset=base.preset, **data)  # type: ignore[arg-type]

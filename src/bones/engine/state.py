@@ -59,11 +59,8 @@ class HandState:
         if self.end is not None:
             return ()
         seat = self.to_move
-        if self.layout.is_empty:
-            return tuple(Play(seat, t) for t in self.playable(seat))
-        plays = tuple(Play(seat, t, arm) for t in self.hands[seat]
-                      for arm in self.layout.arms_for(t))
-        if plays:
+        plays = plays_of(seat, self.hands[seat], self.layout, self.opening)
+        if plays or self.layout.is_empty:
             return plays
         if self.can_draw():
             return (Draw(seat, self.boneyard[0]),)
@@ -72,6 +69,18 @@ class HandState:
     def count(self, seat: int) -> int:
         """Pips in a seat's hand."""
         return sum(t.high + t.low for t in self.hands[seat])
+
+
+def plays_of(seat: int, hand: Sequence[Tile], layout: Layout,
+             opening: Tile | None) -> tuple[Play, ...]:
+    """The plays ``seat`` may make with ``hand``: on an empty layout each tile (or only the
+    tile ``opening`` names), else one per tile and arm it fits. Shared by the referee's
+    ``legal_moves`` and a seat's ``SeatView.legal``, so the two cannot drift apart."""
+    if layout.is_empty:
+        if opening is not None:
+            return (Play(seat, opening),) if opening in hand else ()
+        return tuple(Play(seat, t) for t in hand)
+    return tuple(Play(seat, t, arm) for t in hand for arm in layout.arms_for(t))
 
 
 def new_hand(rules: Rules, deal: Sequence[Sequence[Tile]], boneyard: Sequence[Tile],

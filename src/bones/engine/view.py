@@ -12,6 +12,7 @@ from bones.engine.game import Game
 from bones.engine.layout import Layout
 from bones.engine.moves import Draw, Move, Play
 from bones.engine.rules import Rules
+from bones.engine.state import plays_of
 from bones.engine.tiles import Tile
 
 
@@ -44,12 +45,7 @@ class SeatView:
         """The plays open to this seat now (empty unless it is to move and can play)."""
         if self.to_move != self.seat:
             return ()
-        if self.layout.is_empty:
-            if self.opening is not None:
-                return (Play(self.seat, self.opening),) if self.opening in self.hand else ()
-            return tuple(Play(self.seat, t) for t in self.hand)
-        return tuple(Play(self.seat, t, arm) for t in self.hand
-                     for arm in self.layout.arms_for(t))
+        return plays_of(self.seat, self.hand, self.layout, self.opening)
 
 
 def _hide(move: Move, seat: int) -> Move:

@@ -10,10 +10,8 @@ last cut short, so a few hands per chunk come from a game that never finishes.
 
 from __future__ import annotations
 
-import multiprocessing
 import random
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from bones.engine.rules import Rules
@@ -21,6 +19,7 @@ from bones.fast.paths import run
 from bones.fast.results import Totals
 from bones.lab.grid import GridPoint
 from bones.lab.metrics import Counts, Metrics, check, count_hands
+from bones.sim.parallel import Workers
 
 #: Hands per chunk: enough that starting a process or a game is noise, few enough that a
 #: chunk's traces (every hand's deal and moves) stay a few tens of megabytes.
@@ -99,13 +98,5 @@ def run_lab(points: Sequence[GridPoint], hands: int, seed: int, jobs: int = 1, *
 def _played(work: Sequence[Chunk], jobs: int) -> Iterator[Counts]:
     """Each chunk's counts, in the order of ``work``, from ``jobs`` processes. Spawned, not
     forked: the caller may be running a progress bar's thread."""
-    if jobs <= 1 or len(work) <= 1:
-        yield from map(play_chunk, work)
-        return
-    pool = ProcessPoolExecutor(min(jobs, len(work)),
-                               mp_context=multiprocessing.get_context("spawn"))
-    try:
-        results: Iterable[Counts] = pool.map(play_chunk, work, chunksize=1)
-        yield from results
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+    with Workers(min(jobs, len(work))) as workers:
+        yield from workers.map(play_chunk, work)

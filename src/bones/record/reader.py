@@ -17,7 +17,7 @@ from bones.engine import game as games
 from bones.engine.errors import BonesError, RulesError
 from bones.engine.game import Game
 from bones.engine.moves import Arm, Draw, Move, Pass, Play
-from bones.engine.rules import Rules, rules_from_json
+from bones.engine.rules import Rules, is_int, rules_from_json
 from bones.engine.tiles import Tile, parse_tile
 from bones.record.model import FORMAT, OPTIONAL, HandRecord, Record
 
@@ -67,9 +67,6 @@ def _unknown(obj: Mapping[str, Any], known: tuple[str, ...]) -> str | None:
 def _extra(obj: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
     return tuple((k, v) for k, v in obj.items() if k in OPTIONAL or k.startswith("x-"))
 
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def parse(doc: Mapping[str, Any]) -> tuple[Record, Game]:
@@ -122,7 +119,7 @@ def _hand(rules: Rules, game: Game, obj: object, index: int) -> tuple[HandRecord
     except ValueError as exc:
         raise RecordError(f"{where}: {exc}") from None
     leader = obj.get("leader")
-    if leader is not None and not _is_int(leader):
+    if leader is not None and not is_int(leader):
         raise RecordError(f"{where}: leader {leader!r} is not a seat number")
     if game.finished:
         raise RecordError(f"{where}: the game was already won by side {game.winner}; "
@@ -158,7 +155,7 @@ def _move(obj: object) -> Move:
     if unknown is not None:
         raise BonesError(f'unknown field "{unknown}"')
     seat = obj.get("seat")
-    if not _is_int(seat):
+    if not is_int(seat):
         raise BonesError(f"the move needs a seat number, not {seat!r}")
     seat = cast(int, seat)
     try:

@@ -9,15 +9,14 @@ and with bots whose budget is not wall-clock time, the same results.
 
 from __future__ import annotations
 
-import multiprocessing
 import random
 from collections.abc import Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 from bones.ai.base import close_bot, make_bot
 from bones.engine.game import HandResult, deal, new_game, start_hand
 from bones.engine.rules import Rules
+from bones.sim.parallel import Workers
 from bones.sim.referee import check_levels, play_hand
 
 
@@ -77,11 +76,5 @@ def play_deals(rules: Rules, levels: Sequence[str], seed: int, deals: int, jobs:
     """Deals ``start`` .. ``start + deals - 1`` in order, over ``jobs`` worker processes."""
     seats = lineup(check_levels(rules, lineup(levels, rules.players)), rules.players)
     batch = [DealJob(rules, seats, seed, i, think) for i in range(start, start + deals)]
-    if jobs <= 1:
-        yield from map(play_deal, batch)
-        return
-    pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"))
-    try:
-        yield from pool.map(play_deal, batch, chunksize=max(1, min(16, deals // (jobs * 8))))
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+    with Workers(jobs) as workers:
+        yield from workers.map(play_deal, batch, max(1, min(16, deals // (jobs * 8))))

@@ -8,15 +8,14 @@ depend on the seed and the count, never on ``--jobs``.
 
 from __future__ import annotations
 
-import multiprocessing
 import random
-from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from bones.engine.rules import Rules
 from bones.fast import Totals, play_games, play_hands
 from bones.fast.results import zero_totals
+from bones.sim.parallel import Workers
 from bones.sim.stats import SeatStats, SideStats, Summary, Unit
 
 #: Hands, or games, per chunk: large enough that process start-up is noise.
@@ -47,22 +46,12 @@ def fast_series(rules: Rules, seed: int, unit: Unit, total: int, jobs: int = 1,
     chunks = [FastChunk(rules, seed, i, unit, min(size, total - start))
               for i, start in enumerate(range(0, total, size))]
     totals = zero_totals(rules)
-    for chunk, part in zip(chunks, _map(chunks, jobs), strict=True):
-        totals = totals + part
-        if progress is not None:
-            progress(chunk.count)
+    with Workers(min(jobs, len(chunks))) as workers:
+        for chunk, part in zip(chunks, workers.map(play_chunk, chunks), strict=True):
+            totals = totals + part
+            if progress is not None:
+                progress(chunk.count)
     return totals
-
-
-def _map(chunks: list[FastChunk], jobs: int) -> Iterator[Totals]:
-    if jobs <= 1 or len(chunks) == 1:
-        yield from map(play_chunk, chunks)
-        return
-    pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"))
-    try:
-        yield from pool.map(play_chunk, chunks)
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def summary_of(totals: Totals, seed: int, unit: Unit) -> Summary:

@@ -11,10 +11,8 @@ A game cut short after ``k`` hands is exactly the first ``k`` hands of the whole
 
 from __future__ import annotations
 
-import multiprocessing
 import random
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
 
 from bones.ai.base import LEVELS, Bot, close_bot, is_level, make_bot
@@ -25,6 +23,7 @@ from bones.engine.rules import Rules
 from bones.engine.view import observe
 from bones.record.model import Record
 from bones.record.writer import record_of
+from bones.sim.parallel import Workers
 
 #: A game that has not ended after this many hands is treated as a fault of the rules or
 #: bots (every hand that is not tied moves a side towards the target) rather than run forever.
@@ -149,17 +148,10 @@ def play_series(rules: Rules, levels: Sequence[str], seed: int, *, games: int | 
     if (games is None) == (hands is None):
         raise ValueError("give exactly one of games and hands")
     levels = check_levels(rules, levels)
-    if jobs <= 1:
-        yield from _series(rules, levels, seed, games, hands, keep_records, 1, map, think)
-        return
-    # ``concurrent.futures`` rather than ``multiprocessing.Pool``: a worker that dies raises
-    # ``BrokenProcessPool`` here instead of leaving the series waiting for ever.
-    pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"))
-    try:
-        yield from _series(rules, levels, seed, games, hands, keep_records, jobs * 4, pool.map,
+    batch = jobs * 4 if jobs > 1 else 1
+    with Workers(jobs) as workers:
+        yield from _series(rules, levels, seed, games, hands, keep_records, batch, workers.map,
                            think)
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _series(rules: Rules, levels: tuple[str, ...], seed: int, games: int | None,

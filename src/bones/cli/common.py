@@ -1,0 +1,38 @@
+"""Small pieces the sub-commands share: argument types, the progress bar, rules in words."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+from bones.engine.rules import PRESETS, Rules
+
+
+def positive(text: str) -> int:
+    """An argument that must be a whole number of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def progress_bar(console: Console, disable: bool) -> Progress:
+    """The progress bar of long runs, on standard error; off when asked or not a terminal."""
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                    TimeRemainingColumn(), console=console, disable=disable, transient=True)
+
+
+def rules_name(rules: Rules) -> str:
+    """The preset, then any options changed from it: ``pool + players 4, partnerships true``."""
+    name = rules.preset if rules.preset in PRESETS else None
+    base = PRESETS[name] if name is not None else Rules()
+    changes = ", ".join(f"{k} {json.dumps(v)}" for k, v in rules.options().items()
+                        if getattr(base, k) != v)
+    title = name or "default rules"
+    return f"{title} + {changes}" if changes else title
