@@ -26,7 +26,7 @@ from collections.abc import Sequence
 
 from bones.ai.beliefs import Beliefs, Decision, decisions, infer
 from bones.ai.position import OUT, PLAYING, Position
-from bones.ai.sampling import likelihood, sample_hands, state_of
+from bones.ai.sampling import sample_hands, seat_likelihoods, state_of
 from bones.engine.moves import Play
 from bones.engine.rules import Rules
 from bones.engine.scoring import SCORES
@@ -41,8 +41,20 @@ DEAL_COST = 12
 #: Candidate deals drawn for each deal searched: the searched one is picked in proportion to
 #: how well it explains the other seats' plays (sampling importance resampling).
 CANDIDATES = 6
-#: How strongly players are assumed to prefer shedding heavier tiles (per pip, log-odds).
+#: How strongly players are assumed to prefer shedding heavier tiles (per pip, log-odds),
+#: for a seat whose play has told nothing yet.
 BETA = 0.6
+#: The kinds of player each other seat may be, as (prior, beta): one that plays any tile
+#: alike, one that leans to heavy tiles, and one that nearly always sheds its heaviest (as a
+#: beginner's "greedy" habit does). A sampled deal is weighed by how well it explains each
+#: seat's plays under this mixture, which is Bayes' rule over deal and kind together; the
+#: kind that explains a seat best is also how the exact search expects it to play.
+KINDS = ((0.2, 0.0), (0.4, 0.6), (0.4, 4.0))
+#: An opponent's play whose weight under its kind is below this share of the heaviest
+#: play's is not searched (it would hardly move the expectation).
+NEGLIGIBLE = 1e-6
+#: Deals sampled to judge each seat's kind before searching.
+PREPASS = 16
 #: In exact solves, model the other sides' choices by that same preference (expectimax)
 #: instead of assuming they see every tile and play perfectly against us (minimax).
 MODEL_OPPONENTS = True
@@ -82,10 +94,11 @@ class ExpertBot:
                               beliefs.last_exposed)
         made = decisions(view) if self.inference else ()
         judge = Judge(view.rules, view.seat, view.scores)
+        excluded, greedy = self._read_kinds(view, beliefs, made, judge) if made else ([], [])
         totals = [0.0] * len(legal)
         deadline = time.monotonic() + 3 * self.think + 0.05
         while judge.steps < self.steps:
-            state = state_of(view, *self._sample(view, beliefs, made, judge))
+            state = state_of(view, *self._sample(view, beliefs, made, judge, excluded, greedy))
             pos = Position.from_state(state)
             moves = [pos.encode(p) for p in legal]
             exact = pos.tiles_left() <= EXACT_TILES
@@ -107,19 +120,78 @@ class ExpertBot:
         return self.rng.choice([p for p, t in zip(legal, totals, strict=True) if t == best])
 
 
+    def _read_kinds(self, view: SeatView, beliefs: Beliefs, made: tuple[Decision, ...],
+                    judge: Judge) -> tuple[list[frozenset[Tile]], list[float]]:
+        """Judge each other seat's kind of player from its plays so far (Bayes over deals
+        sampled from what the seat is known to lack) and set the search's model of it.
+
+        Returns, per seat, the tiles it lacks if it always sheds its heaviest (any tile
+        heavier than one it played that it could have played instead) and the chance that
+        it is that kind; that share of the sampled deals then leaves those tiles out of its
+        hand, which a deal drawn blind would rarely do once the seat has made a few plays."""
+        betas = tuple(beta for _, beta in KINDS)
+        evidence: dict[int, list[float]] = {}
+        for _ in range(PREPASS):
+            hands, _ = sample_hands(view, beliefs, self.rng, self.inference)
+            for seat, chances in seat_likelihoods(hands, made, betas).items():
+                row = evidence.setdefault(seat, [0.0] * len(KINDS))
+                for k, c in enumerate(chances):
+                    row[k] += c
+        judge.steps += DEAL_COST * PREPASS
+        excluded = [frozenset[Tile]() for _ in range(view.rules.players)]
+        greedy = [0.0] * view.rules.players
+        for seat, row in evidence.items():
+            weighed = [prior * e for (prior, _), e in zip(KINDS, row, strict=True)]
+            total = sum(weighed)
+            if total <= 0.0:
+                continue
+            best = max(range(len(KINDS)), key=lambda k: weighed[k])
+            judge.betas[seat] = KINDS[best][1]
+            greedy[seat] = weighed[-1] / total
+            excluded[seat] = heavier_than_played(made, seat, beliefs.unseen)
+        return excluded, greedy
+
     def _sample(self, view: SeatView, beliefs: Beliefs, made: tuple[Decision, ...],
-                judge: Judge) -> tuple[list[tuple[Tile, ...]], list[Tile]]:
-        """One deal to search: the best-explaining of a few candidates, drawn by weight."""
+                judge: Judge, excluded: list[frozenset[Tile]], greedy: list[float],
+                ) -> tuple[list[tuple[Tile, ...]], list[Tile]]:
+        """One deal to search: the best-explaining of a few candidates, drawn by weight
+        under the mixture of ``KINDS`` for every seat. Each candidate leaves out a seat's
+        ``excluded`` tiles with the chance ``greedy`` gives for that seat."""
         if not made:
             judge.steps += DEAL_COST
             return sample_hands(view, beliefs, self.rng, self.inference)
-        candidates = [sample_hands(view, beliefs, self.rng, self.inference)
-                      for _ in range(CANDIDATES)]
-        weights = [likelihood(hands, made, BETA) for hands, _ in candidates]
+        betas = tuple(beta for _, beta in KINDS)
+        none = frozenset[Tile]()
+        candidates = []
+        for _ in range(CANDIDATES):
+            ruled_out = [out if self.rng.random() < p else none
+                         for out, p in zip(excluded, greedy, strict=True)]
+            candidates.append(sample_hands(view, beliefs, self.rng, self.inference, ruled_out))
+        weights = []
+        for hands, _ in candidates:
+            weight = 1.0
+            for chances in seat_likelihoods(hands, made, betas).values():
+                weight *= sum(prior * c for (prior, _), c in zip(KINDS, chances, strict=True))
+            weights.append(weight)
         judge.steps += DEAL_COST * CANDIDATES
         if sum(weights) <= 0.0:
             return candidates[0]
         return self.rng.choices(candidates, weights)[0]
+
+
+def heavier_than_played(made: tuple[Decision, ...], seat: int,
+                        unseen: frozenset[Tile]) -> frozenset[Tile]:
+    """The unseen tiles ``seat`` would have played instead of a lighter one, had it held
+    them, if it always sheds its heaviest playable tile."""
+    out = set()
+    for d in made:
+        if d.seat != seat:
+            continue
+        for t in unseen:
+            if t.pips > d.tile.pips and (d.numbers is None or t.high in d.numbers
+                                         or t.low in d.numbers):
+                out.add(t)
+    return frozenset(out)
 
 
 class Judge:
@@ -136,6 +208,9 @@ class Judge:
         self.target = rules.target_points
         self.sides = [rules.side_of(s) for s in range(rules.players)]
         self.nodes = 0
+        #: How strongly each seat is expected to prefer heavy tiles when it is not the bot's
+        #: side (see ``KINDS``).
+        self.betas = [BETA] * rules.players
         #: Work done so far: moves made in playouts and nodes searched.
         self.steps = 0
 
@@ -198,7 +273,8 @@ class Judge:
         self.nodes += 1
         if self.nodes > limit:
             raise OutOfNodes
-        key = (tuple(pos.hands), tuple(pos.arms), pos.waiting, pos.to_move, pos.drawn)
+        key = (tuple(pos.hands), tuple(pos.arms), pos.spinner, pos.waiting, pos.to_move,
+               pos.drawn)
         stored = table.get(key)
         if stored is not None:
             value, kind = stored
@@ -233,7 +309,8 @@ class Judge:
     def _expected(self, pos: Position, limit: int,
                   table: dict[tuple[object, ...], tuple[float, int]]) -> float:
         """An opponent's turn under the behaviour model: the mean over its plays, weighted
-        by exp(BETA * pips), each searched with a full window (so values stay exact)."""
+        by exp(beta * pips) with the seat's beta, each searched with a full window (so
+        values stay exact)."""
         moves = pos.moves()
         if len(moves) == 1:
             pos.play(moves[0])
@@ -241,10 +318,13 @@ class Judge:
             pos.undo()
             return value
         pips = pos.set.pips
+        beta = self.betas[pos.to_move]
         top = max(pips[m >> 2] for m in moves)
         total = weight_sum = 0.0
         for move in moves:
-            weight = math.exp(BETA * (pips[move >> 2] - top))
+            weight = math.exp(beta * (pips[move >> 2] - top))
+            if weight < NEGLIGIBLE:
+                continue
             pos.play(move)
             total += weight * self._search(pos, -math.inf, math.inf, limit, table)
             pos.undo()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 
 from bones.ai.beliefs import Beliefs, Decision, infer
 from bones.engine.state import HandState
@@ -20,19 +21,33 @@ TRIES = 40
 
 
 def sample_hands(view: SeatView, beliefs: Beliefs, rng: random.Random,
-                 use_voids: bool = True) -> tuple[list[tuple[Tile, ...]], list[Tile]]:
-    """Hidden hands for the other seats and a boneyard in random draw order."""
+                 use_voids: bool = True, excluded: Sequence[frozenset[Tile]] = (),
+                 ) -> tuple[list[tuple[Tile, ...]], list[Tile]]:
+    """Hidden hands for the other seats and a boneyard in random draw order.
+
+    Each seat gets none of the numbers it is known to lack (``use_voids``) and none of the
+    tiles ``excluded`` names for it (what the bot believes it lacks, e.g. from how it
+    plays). When no deal honours every exclusion, the exclusions are dropped first, then the
+    voids."""
     others = [s for s in range(view.rules.players) if s != view.seat]
     unseen = sorted(beliefs.unseen)
-    order = sorted(others, key=lambda s: -len(beliefs.voids[s])) if use_voids else others
-    for _ in range(TRIES if use_voids else 1):
+    none: frozenset[Tile] = frozenset()
+
+    def lacks(seat: int) -> int:
+        void = len(beliefs.voids[seat]) if use_voids else 0
+        return void * 8 + (len(excluded[seat]) if excluded else 0)
+
+    order = sorted(others, key=lambda s: -lacks(s))
+    for _ in range(TRIES if use_voids or excluded else 1):
         pool = unseen[:]
         rng.shuffle(pool)
         hands: list[tuple[Tile, ...]] = [()] * view.rules.players
         hands[view.seat] = view.hand
         for seat in order:
-            void = beliefs.voids[seat] if use_voids else frozenset()
-            allowed = [t for t in pool if t.high not in void and t.low not in void]
+            void = beliefs.voids[seat] if use_voids else none
+            out = excluded[seat] if excluded else none
+            allowed = [t for t in pool
+                       if t.high not in void and t.low not in void and t not in out]
             need = view.held[seat]
             if len(allowed) < need:
                 break
@@ -42,6 +57,8 @@ def sample_hands(view: SeatView, beliefs: Beliefs, rng: random.Random,
             pool = [t for t in pool if t not in chosen]
         else:
             return hands, pool
+    if excluded:
+        return sample_hands(view, beliefs, rng, use_voids)
     return sample_hands(view, beliefs, rng, use_voids=False)
 
 
@@ -73,14 +90,38 @@ def likelihood(hands: list[tuple[Tile, ...]], made: tuple[Decision, ...], beta: 
     tiles it could have played then. ``beta`` 0 makes every deal equally likely."""
     if beta == 0.0 or not made:
         return 1.0
-    log = 0.0
+    return math.exp(sum(_log_chance(hands, d, beta) for d in made))
+
+
+def seat_likelihoods(hands: list[tuple[Tile, ...]], made: tuple[Decision, ...],
+                     betas: tuple[float, ...]) -> dict[int, list[float]]:
+    """For each seat with observed plays, how likely those plays are under each kind of
+    player (each ``beta`` of ``betas``), if the seats hold ``hands``."""
+    logs: dict[int, list[float]] = {}
     for d in made:
-        held = set(hands[d.seat]) | d.later | {d.tile}
-        if d.numbers is None:
-            options = held
-        else:
-            options = {t for t in held if t.high in d.numbers or t.low in d.numbers}
-        top = max(t.pips for t in options)
-        total = sum(math.exp(beta * (t.pips - top)) for t in options)
-        log += beta * (d.tile.pips - top) - math.log(total)
-    return math.exp(log)
+        row = logs.setdefault(d.seat, [0.0] * len(betas))
+        options = _options(hands, d)
+        for k, beta in enumerate(betas):
+            row[k] += _log_chance_among(options, d.tile.pips, beta)
+    return {seat: [math.exp(x) for x in row] for seat, row in logs.items()}
+
+
+def _options(hands: list[tuple[Tile, ...]], d: Decision) -> list[int]:
+    """The pips of the tiles the seat of ``d`` could have played then."""
+    held = set(hands[d.seat]) | d.later | {d.tile}
+    if d.numbers is None:
+        return [t.pips for t in held]
+    return [t.pips for t in held if t.high in d.numbers or t.low in d.numbers]
+
+
+def _log_chance(hands: list[tuple[Tile, ...]], d: Decision, beta: float) -> float:
+    return _log_chance_among(_options(hands, d), d.tile.pips, beta)
+
+
+def _log_chance_among(options: list[int], pips: int, beta: float) -> float:
+    """log P(playing a tile of ``pips``) among tiles of ``options`` pips, by exp(beta * pips)."""
+    if beta == 0.0:
+        return -math.log(len(options))
+    top = max(options)
+    total = sum(math.exp(beta * (p - top)) for p in options)
+    return beta * (pips - top) - math.log(total)
