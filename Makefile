@@ -10,7 +10,7 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(STAMP): pyproject.toml setup.py src/bones/fast/_playout.c | $(BIN)/python
+$(STAMP): pyproject.toml setup.py src/bones/fast/_playout.c src/bones/fast/_search.c | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 

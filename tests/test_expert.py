@@ -56,3 +56,20 @@ def test_search_with_pruning_and_table_equals_plain_search(preset, options, mode
         assert math.isclose(judge.solve(pos, 10**7), exact)
         checked += 1
     assert checked > 10
+
+
+def test_a_solve_that_runs_out_of_nodes_leaves_the_position_as_it_was():
+    rules = PRESETS["block"]
+    rng = random.Random(4)
+    tried = 0
+    for _ in range(20):
+        state = deal_hand(new_game(rules), rng).current
+        pos = Position.from_state(state)
+        before = (list(pos.hands), pos.arms[:], pos.to_move, len(pos.stack), pos.status)
+        judge = Judge(rules, 0, (0,) * rules.sides)
+        with pytest.raises(expert.OutOfNodes):
+            judge.solve(pos, 5)
+        assert (list(pos.hands), pos.arms[:], pos.to_move, len(pos.stack), pos.status) == before
+        assert judge.steps == 6  # the nodes visited, counted even though the solve failed
+        tried += 1
+    assert tried == 20

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from bones.ai.base import make_bot
 from bones.ai.beliefs import Decision, decisions, infer
 from bones.ai.expert import KINDS, ExpertBot, Judge, heavier_than_played
-from bones.ai.sampling import likelihood, sample_hands, seat_likelihoods
+from bones.ai.sampling import Reading, likelihood, sample_hands, seat_likelihoods
 from bones.engine.game import deal_hand, new_game, play_unchecked
 from bones.engine.moves import Play
 from bones.engine.rules import PRESETS
@@ -69,8 +69,8 @@ def _greedy_chance(opponent: str) -> list[float]:
         if len(decisions(view)) < 3:
             continue
         judge = Judge(view.rules, view.seat, view.scores)
-        _, greedy = bot._read_kinds(view, infer(view), decisions(view), judge)
-        chances.append(greedy[1])
+        kinds = bot._read_kinds(view, infer(view), decisions(view), judge)
+        chances.append(kinds.greedy[1])
     return chances
 
 
@@ -130,3 +130,23 @@ def test_per_seat_likelihoods_multiply_to_the_whole_likelihood(seed, beta):
 def test_the_kinds_are_a_distribution():
     assert sum(prior for prior, _ in KINDS) == pytest.approx(1.0)
     assert KINDS[-1][1] == max(beta for _, beta in KINDS)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10_000), opponent=st.sampled_from(["greedy", "random", "basic"]))
+def test_the_precomputed_reading_equals_the_plain_likelihoods(seed, opponent):
+    views = list(_views(opponent, 1, seed))
+    if not views:
+        return
+    view = views[-1]
+    made = decisions(view)
+    beliefs = infer(view)
+    betas = tuple(beta for _, beta in KINDS)
+    reading = Reading(made, beliefs.unseen, betas)
+    rng = random.Random(seed)
+    for _ in range(5):
+        hands, _ = sample_hands(view, beliefs, rng, True)
+        fast, plain = reading.chances(hands), seat_likelihoods(hands, made, betas)
+        assert fast.keys() == plain.keys()
+        for seat, row in plain.items():
+            assert fast[seat] == pytest.approx(row, rel=1e-9, abs=1e-300)

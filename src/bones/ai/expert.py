@@ -23,21 +23,40 @@ import math
 import random
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
 
 from bones.ai.beliefs import Beliefs, Decision, decisions, infer
-from bones.ai.position import OUT, PLAYING, Position
-from bones.ai.sampling import sample_hands, seat_likelihoods, state_of
+from bones.ai.position import OUT, PLAYING, Position, tile_set
+from bones.ai.sampling import Reading, sample_hands, state_of
 from bones.engine.moves import Play
 from bones.engine.rules import Rules
 from bones.engine.scoring import SCORES
 from bones.engine.tiles import Tile
 from bones.engine.view import SeatView
+from bones.fast import search
+from bones.fast.paths import Backend, default_backend
 
-#: Search steps per second of think time (calibrated on a 2-core development machine so the
-#: 95th-percentile decision stays within the think time).
-STEPS_PER_SECOND = 75_000
-#: What sampling one candidate deal costs, in steps.
-DEAL_COST = 12
+
+@dataclass(frozen=True, slots=True)
+class Cost:
+    """The search-step budget of one backend: steps per second of think time (calibrated
+    on a 2-core development machine so the 95th-percentile decision stays within the think
+    time) and what sampling one candidate deal (in Python on both) costs in its steps."""
+
+    per_second: int
+    deal: int
+
+
+#: A step is a move of a playout or a node of an exact solve; the C search makes them about
+#: a hundred times faster, so a Python-sampled deal costs it many more of them.
+COSTS: dict[Backend, Cost] = {"python": Cost(75_000, 12), "c": Cost(4_000_000, 400)}
+#: Extra steps charged for handing one deal to the C search (packing it, the call).
+C_CALL_COST = 300
+#: The C search solves a deal exactly when the hands hold at most this many tiles, and
+#: keeps doing so for the decision until a solve runs past ``C_NODE_LIMIT`` nodes.
+C_EXACT_TILES = 16
+C_NODE_LIMIT = 60_000
 #: Candidate deals drawn for each deal searched: the searched one is picked in proportion to
 #: how well it explains the other seats' plays (sampling importance resampling).
 CANDIDATES = 6
@@ -77,11 +96,20 @@ class ExpertBot:
     reveal (for measuring what that inference is worth)."""
 
     def __init__(self, rng: random.Random, think: float = 0.1, inference: bool = True,
-                 steps: int | None = None) -> None:
+                 steps: int | None = None, backend: Backend | None = None) -> None:
         self.rng = rng
         self.think = think
         self.inference = inference
-        self.steps = steps if steps is not None else max(200, int(think * STEPS_PER_SECOND))
+        #: Where sampled deals are searched: ``"c"`` (``bones.fast.search``) when it is
+        #: built, else ``"python"`` (``Judge``); ``BONES_PURE=1`` chooses Python.
+        self.backend: Backend = backend or ("c" if search.available()
+                                            and default_backend() == "c" else "python")
+        if self.backend == "c" and not search.available():
+            raise ValueError(search.MISSING)
+        cost = COSTS[self.backend]
+        self.deal_cost = cost.deal
+        self.steps = steps if steps is not None else max(20 * cost.deal,
+                                                         int(think * cost.per_second))
         self.name = "expert" if inference else "expert-noinfer"
 
     def choose(self, view: SeatView) -> Play:
@@ -94,34 +122,22 @@ class ExpertBot:
                               beliefs.last_exposed)
         made = decisions(view) if self.inference else ()
         judge = Judge(view.rules, view.seat, view.scores)
-        excluded, greedy = self._read_kinds(view, beliefs, made, judge) if made else ([], [])
+        kinds = self._read_kinds(view, beliefs, made, judge) if made else None
+        deals: Deals = (CDeals(view, judge, legal, self.rng) if self.backend == "c"
+                        else PythonDeals(view, judge, legal, self.rng))
         totals = [0.0] * len(legal)
         deadline = time.monotonic() + 3 * self.think + 0.05
         while judge.steps < self.steps:
-            state = state_of(view, *self._sample(view, beliefs, made, judge, excluded, greedy))
-            pos = Position.from_state(state)
-            moves = [pos.encode(p) for p in legal]
-            exact = pos.tiles_left() <= EXACT_TILES
-            for i, move in enumerate(moves):
-                pos.play(move)
-                value = None
-                if exact:
-                    try:
-                        value = judge.solve(pos, NODE_LIMIT)
-                    except OutOfNodes:
-                        exact = False
-                if value is None:
-                    value = judge.playout(pos, self.rng)
-                pos.undo()
+            hands, boneyard = self._sample(view, beliefs, kinds, judge)
+            for i, value in enumerate(deals.values(hands, boneyard)):
                 totals[i] += value
             if time.monotonic() > deadline:
                 break
         best = max(totals)
         return self.rng.choice([p for p, t in zip(legal, totals, strict=True) if t == best])
 
-
     def _read_kinds(self, view: SeatView, beliefs: Beliefs, made: tuple[Decision, ...],
-                    judge: Judge) -> tuple[list[frozenset[Tile]], list[float]]:
+                    judge: Judge) -> Kinds:
         """Judge each other seat's kind of player from its plays so far (Bayes over deals
         sampled from what the seat is known to lack) and set the search's model of it.
 
@@ -129,15 +145,15 @@ class ExpertBot:
         heavier than one it played that it could have played instead) and the chance that
         it is that kind; that share of the sampled deals then leaves those tiles out of its
         hand, which a deal drawn blind would rarely do once the seat has made a few plays."""
-        betas = tuple(beta for _, beta in KINDS)
+        reading = Reading(made, beliefs.unseen, tuple(beta for _, beta in KINDS))
         evidence: dict[int, list[float]] = {}
         for _ in range(PREPASS):
             hands, _ = sample_hands(view, beliefs, self.rng, self.inference)
-            for seat, chances in seat_likelihoods(hands, made, betas).items():
+            for seat, chances in reading.chances(hands).items():
                 row = evidence.setdefault(seat, [0.0] * len(KINDS))
                 for k, c in enumerate(chances):
                     row[k] += c
-        judge.steps += DEAL_COST * PREPASS
+        judge.steps += self.deal_cost * PREPASS
         excluded = [frozenset[Tile]() for _ in range(view.rules.players)]
         greedy = [0.0] * view.rules.players
         for seat, row in evidence.items():
@@ -149,34 +165,44 @@ class ExpertBot:
             judge.betas[seat] = KINDS[best][1]
             greedy[seat] = weighed[-1] / total
             excluded[seat] = heavier_than_played(made, seat, beliefs.unseen)
-        return excluded, greedy
+        return Kinds(reading, excluded, greedy)
 
-    def _sample(self, view: SeatView, beliefs: Beliefs, made: tuple[Decision, ...],
-                judge: Judge, excluded: list[frozenset[Tile]], greedy: list[float],
+    def _sample(self, view: SeatView, beliefs: Beliefs, kinds: Kinds | None, judge: Judge,
                 ) -> tuple[list[tuple[Tile, ...]], list[Tile]]:
         """One deal to search: the best-explaining of a few candidates, drawn by weight
         under the mixture of ``KINDS`` for every seat. Each candidate leaves out a seat's
-        ``excluded`` tiles with the chance ``greedy`` gives for that seat."""
-        if not made:
-            judge.steps += DEAL_COST
+        ``kinds.excluded`` tiles with the chance ``kinds.greedy`` gives for that seat."""
+        if kinds is None:
+            judge.steps += self.deal_cost
             return sample_hands(view, beliefs, self.rng, self.inference)
-        betas = tuple(beta for _, beta in KINDS)
         none = frozenset[Tile]()
         candidates = []
         for _ in range(CANDIDATES):
             ruled_out = [out if self.rng.random() < p else none
-                         for out, p in zip(excluded, greedy, strict=True)]
+                         for out, p in zip(kinds.excluded, kinds.greedy, strict=True)]
             candidates.append(sample_hands(view, beliefs, self.rng, self.inference, ruled_out))
         weights = []
         for hands, _ in candidates:
             weight = 1.0
-            for chances in seat_likelihoods(hands, made, betas).values():
+            for chances in kinds.reading.chances(hands).values():
                 weight *= sum(prior * c for (prior, _), c in zip(KINDS, chances, strict=True))
             weights.append(weight)
-        judge.steps += DEAL_COST * CANDIDATES
+        judge.steps += self.deal_cost * CANDIDATES
         if sum(weights) <= 0.0:
             return candidates[0]
         return self.rng.choices(candidates, weights)[0]
+
+
+@dataclass(frozen=True, slots=True)
+class Kinds:
+    """What the expert made of the other seats' plays in one decision."""
+
+    #: How likely each seat's plays are under each kind, for any sampled deal.
+    reading: Reading
+    #: Per seat: the tiles it lacks if it always sheds its heaviest ...
+    excluded: list[frozenset[Tile]]
+    #: ... and the chance that it is that kind of player.
+    greedy: list[float]
 
 
 def heavier_than_played(made: tuple[Decision, ...], seat: int,
@@ -192,6 +218,76 @@ def heavier_than_played(made: tuple[Decision, ...], seat: int,
                                          or t.low in d.numbers):
                 out.add(t)
     return frozenset(out)
+
+
+class Deals(Protocol):
+    """Values the candidate plays of one decision in sampled deals."""
+
+    def values(self, hands: list[tuple[Tile, ...]], boneyard: list[Tile]) -> list[float]:
+        """Each candidate's value in the deal of ``hands`` and ``boneyard`` (draw order)."""
+        ...
+
+
+class PythonDeals:
+    """Deals searched by ``Judge`` on a ``Position``: an exact solve once few tiles remain
+    (falling back to playouts for the deal's later candidates past ``NODE_LIMIT``), else a
+    heavy-tile-first playout."""
+
+    def __init__(self, view: SeatView, judge: Judge, legal: Sequence[Play],
+                 rng: random.Random) -> None:
+        self.view, self.judge, self.legal, self.rng = view, judge, legal, rng
+
+    def values(self, hands: list[tuple[Tile, ...]], boneyard: list[Tile]) -> list[float]:
+        judge = self.judge
+        pos = Position.from_state(state_of(self.view, hands, boneyard))
+        exact = pos.tiles_left() <= EXACT_TILES
+        out = []
+        for play in self.legal:
+            pos.play(pos.encode(play))
+            value = None
+            if exact:
+                try:
+                    value = judge.solve(pos, NODE_LIMIT)
+                except OutOfNodes:
+                    exact = False
+            if value is None:
+                value = judge.playout(pos, self.rng)
+            pos.undo()
+            out.append(value)
+        return out
+
+
+class CDeals:
+    """Deals searched by the C extension (``bones.fast.search``), the same search made
+    about a hundred times faster, which lets it solve deals exactly from more tiles
+    (``C_EXACT_TILES``). Once one solve runs out of nodes the rest of the decision is
+    played out instead, so the budget goes to many deals rather than a few hard ones."""
+
+    def __init__(self, view: SeatView, judge: Judge, legal: Sequence[Play],
+                 rng: random.Random) -> None:
+        self.judge, self.rng = judge, rng
+        rules = view.rules
+        self.index = tile_set(rules.set).index
+        # The public part of every deal: the layout, whose turn it is, the opening rule.
+        public = Position.from_state(state_of(view, [()] * rules.players, []))
+        self.public = public
+        self.moves = [public.encode(p) for p in legal]
+        self.exact = sum(view.held) <= C_EXACT_TILES
+        self.spec = search.SearchSpec.for_rules(
+            rules, view.seat, view.scores, betas=judge.betas, model_opponents=MODEL_OPPONENTS,
+            node_limit=C_NODE_LIMIT, points_weight=POINTS_WEIGHT, game_weight=GAME_WEIGHT)
+
+    def values(self, hands: list[tuple[Tile, ...]], boneyard: list[Tile]) -> list[float]:
+        index, p = self.index, self.public
+        masks = [sum(1 << index[t] for t in hand) for hand in hands]
+        values, steps, exact = search.evaluate(
+            self.spec, masks, [index[t] for t in boneyard], 0, p.to_move, p.arms, p.spinner,
+            p.waiting, p.placed, p.opening, p.status, self.moves, self.exact,
+            self.rng.getrandbits(63))
+        self.judge.steps += steps + C_CALL_COST
+        if self.exact and not exact:
+            self.exact = False
+        return list(values)
 
 
 class Judge:
@@ -257,10 +353,16 @@ class Judge:
 
     def solve(self, pos: Position, limit: int) -> float:
         """The exact value of a position with best play by all (the other sides minimise the
-        bot's value), by alpha-beta; ``OutOfNodes`` past ``limit`` nodes."""
+        bot's value), by alpha-beta; ``OutOfNodes`` past ``limit`` nodes, with ``pos`` as
+        it was."""
         self.nodes = 0
+        depth = len(pos.stack)
         try:
             return self._search(pos, -math.inf, math.inf, limit, {})
+        except OutOfNodes:
+            while len(pos.stack) > depth:  # take back the moves the search was inside
+                pos.undo()
+            raise
         finally:
             self.steps += self.nodes
 

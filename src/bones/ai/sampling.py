@@ -125,3 +125,48 @@ def _log_chance_among(options: list[int], pips: int, beta: float) -> float:
     top = max(options)
     total = sum(math.exp(beta * (p - top)) for p in options)
     return beta * (pips - top) - math.log(total)
+
+
+class Reading:
+    """``seat_likelihoods`` for one decision's many sampled deals, made cheap: what does not
+    depend on the hidden hands (the tiles played later, which unseen tiles each play could
+    have been instead, exp(-beta * pips) by table) is worked out once.
+
+    Chances are multiplied rather than their logs added, so a seat whose plays a kind of
+    player explains extremely badly (below about 1e-300) reads as 0 for that kind."""
+
+    def __init__(self, made: tuple[Decision, ...], unseen: frozenset[Tile],
+                 betas: tuple[float, ...]) -> None:
+        self.betas = betas
+        heaviest = max((t.pips for t in unseen), default=0)
+        heaviest = max([heaviest, *(d.tile.pips for d in made),
+                        *(t.pips for d in made for t in d.later)])
+        #: ``fall[k][n]`` = exp(-betas[k] * n): the weight of a tile n pips below the top.
+        self.fall = [[math.exp(-beta * n) for n in range(heaviest + 1)] for beta in betas]
+        self.plays: list[tuple[int, int, list[int], dict[Tile, int]]] = []
+        for d in made:
+            known = d.later | {d.tile}
+            if d.numbers is None:
+                fixed = [t.pips for t in known]
+                could = {t: t.pips for t in unseen}
+            else:
+                numbers = d.numbers
+                fixed = [t.pips for t in known if t.high in numbers or t.low in numbers]
+                could = {t: t.pips for t in unseen if t.high in numbers or t.low in numbers}
+            self.plays.append((d.seat, d.tile.pips, fixed, could))
+
+    def chances(self, hands: list[tuple[Tile, ...]]) -> dict[int, list[float]]:
+        """For each seat with observed plays, how likely those plays are under each kind of
+        player, if the seats hold ``hands``."""
+        kinds = range(len(self.betas))
+        out: dict[int, list[float]] = {}
+        for seat, pips, fixed, could in self.plays:
+            options = fixed + [could[t] for t in hands[seat] if t in could]
+            top = max(options)
+            row = out.get(seat)
+            if row is None:
+                row = out[seat] = [1.0] * len(self.betas)
+            for k in kinds:
+                fall = self.fall[k]
+                row[k] *= fall[top - pips] / sum(fall[top - p] for p in options)
+        return out

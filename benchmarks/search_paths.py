@@ -1,0 +1,138 @@
+"""The expert's per-deal evaluation on each path: the C extension (``bones.fast.search``)
+against the Python ``Judge``, side by side, in one run.
+
+For each rule set, deals are made by random play from a fresh deal until a given number of
+tiles is left in the hands; each path then runs the body of ``ExpertBot.choose`` on every
+deal: each candidate move is solved exactly (falling back to a playout when a solve passes
+the expert's node limit, as the expert does) or, for the playout rows, played out. Figures
+are candidate moves evaluated per second of the process's CPU time, so other work on the
+machine does not count; both paths see the same deals and the same moves.
+
+    python benchmarks/search_paths.py [--seconds 2] [--deals 200]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from collections.abc import Callable
+
+from bones.ai import expert
+from bones.ai.expert import Judge, OutOfNodes
+from bones.ai.position import Position
+from bones.engine.game import deal_hand, new_game
+from bones.engine.rules import PRESETS, Rules
+from bones.engine.state import apply_unchecked
+from bones.fast.search import SearchSpec, available, evaluate
+
+RULE_SETS: dict[str, Rules] = {
+    "2-player Block": PRESETS["block"],
+    "4-player partnership Block": PRESETS["block"].replace(players=4, partnerships=True,
+                                                           hand_size=7),
+    "3-player Draw": PRESETS["draw"].replace(players=3),
+}
+
+#: (label, tiles left in the hands, exact): the rows measured for each rule set.
+ROWS = [("exact, 9 tiles left", 9, True), ("exact, 12 tiles left", 12, True),
+        ("playouts, from the deal", 99, False)]
+
+Deal = tuple[Position, list[int], int]
+
+
+def deals(rules: Rules, left: int, count: int, rng: random.Random) -> list[Deal]:
+    """Positions after random play down to ``left`` tiles in hands (the deal itself when
+    ``left`` is more than were dealt), with their moves and the seat to move."""
+    out: list[Deal] = []
+    while len(out) < count:
+        state = deal_hand(new_game(rules), rng).current
+        while state.end is None and sum(len(h) for h in state.hands) > left:
+            state = apply_unchecked(state, rng.choice(state.legal_moves()))
+        if state.end is None:
+            pos = Position.from_state(state)
+            out.append((pos, pos.moves(), state.to_move))
+    return out
+
+
+def python_path(rules: Rules, exact: bool) -> Callable[[Deal], int]:
+    """The loop of ``ExpertBot.choose`` on the Python judge (a failed solve's position put
+    back, as the C path does); returns the moves evaluated."""
+    rng = random.Random(1)
+
+    def run(deal: Deal) -> int:
+        pos, moves, seat = deal
+        judge = Judge(rules, seat, (0,) * rules.sides)
+        solving = exact
+        for move in moves:
+            pos.play(move)
+            depth = len(pos.stack)
+            value = None
+            if solving:
+                try:
+                    value = judge.solve(pos, expert.NODE_LIMIT)
+                except OutOfNodes:
+                    solving = False
+                    while len(pos.stack) > depth:
+                        pos.undo()
+            if value is None:
+                value = judge.playout(pos, rng)
+            pos.undo()
+        return len(moves)
+
+    return run
+
+
+def c_path(rules: Rules, exact: bool) -> Callable[[Deal], int]:
+    """The same loop in C; the spec is made once per decision, as the expert would."""
+    rng = random.Random(1)
+    specs: dict[int, SearchSpec] = {}
+
+    def run(deal: Deal) -> int:
+        pos, moves, seat = deal
+        if seat not in specs:
+            specs[seat] = SearchSpec.for_rules(
+                rules, seat, (0,) * rules.sides, betas=[expert.BETA] * rules.players,
+                model_opponents=expert.MODEL_OPPONENTS, node_limit=expert.NODE_LIMIT,
+                points_weight=expert.POINTS_WEIGHT, game_weight=expert.GAME_WEIGHT)
+        evaluate(specs[seat], pos.hands, pos.boneyard, pos.drawn, pos.to_move, pos.arms,
+                 pos.spinner, pos.waiting, pos.placed, pos.opening, pos.status, moves,
+                 exact, rng.getrandbits(64))
+        return len(moves)
+
+    return run
+
+
+def rate(run: Callable[[Deal], int], pool: list[Deal], seconds: float) -> float:
+    """Moves evaluated per CPU second, going round the deals until ``seconds`` have passed."""
+    done, spent, i = 0, 0.0, 0
+    run(pool[0])  # warm up
+    while spent < seconds:
+        start = time.process_time()
+        for _ in range(8):
+            done += run(pool[i % len(pool)])
+            i += 1
+        spent += time.process_time() - start
+    return done / spent
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=2.0,
+                        help="CPU seconds per path and row (default 2)")
+    parser.add_argument("--deals", type=int, default=200, help="deals per row (default 200)")
+    args = parser.parse_args()
+    if not available():
+        raise SystemExit("the C search extension is not built: nothing to compare")
+    print(f"moves evaluated per CPU second (node limit {expert.NODE_LIMIT}, "
+          f"opponents modelled: {expert.MODEL_OPPONENTS})")
+    print(f"{'rules':<28}{'row':<26}{'python':>10}{'C':>12}{'ratio':>8}")
+    for name, rules in RULE_SETS.items():
+        for label, left, exact in ROWS:
+            pool = deals(rules, left, args.deals, random.Random(f"{name}-{left}"))
+            py = rate(python_path(rules, exact), pool, args.seconds)
+            c = rate(c_path(rules, exact), pool, args.seconds)
+            print(f"{name:<28}{label:<26}{py:>10,.0f}{c:>12,.0f}{c / py:>7,.0f}x", flush=True)
+
+
+if __name__ == "__main__":
+    main()

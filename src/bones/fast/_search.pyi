@@ -1,0 +1,41 @@
+"""Type stub for the optional C extension ``bones.fast._search`` (see ``_search.c``)."""
+
+from collections.abc import Sequence
+
+class Spec:
+    def __new__(
+        cls,
+        top: int,
+        sides: Sequence[int],
+        side: int,
+        draw: bool,
+        reserve: int,
+        call_block: bool,
+        first_double: bool,
+        score_kind: int,
+        scores: Sequence[int],
+        target: int,
+        points_weight: float,
+        game_weight: float,
+        model_opponents: bool,
+        betas: Sequence[float],
+        node_limit: int,
+    ) -> Spec: ...
+
+def evaluate(
+    spec: Spec,
+    hands: Sequence[int],
+    boneyard: Sequence[int],
+    drawn: int,
+    to_move: int,
+    arms: Sequence[int],
+    spinner: int,
+    waiting: int,
+    placed: int,
+    opening: int,
+    status: int,
+    moves: Sequence[int],
+    exact: bool,
+    seed: int,
+    /,
+) -> tuple[tuple[float, ...], int, bool]: ...

@@ -1,0 +1,142 @@
+"""The expert's evaluation of one sampled deal in C (``_search``), when that extension is built.
+
+The expert bot samples deals and, in each, values every candidate play by an exact solve or
+a heavy-tile-first playout (``bones.ai.expert.Judge`` on a ``bones.ai.position.Position``).
+That work is almost all of its think time, so this module offers the same loop in C, tens of
+times faster: ``evaluate`` plays each candidate in turn, solves or plays out the rest, and
+returns the values and the search steps spent, as the Python loop in ``ExpertBot.choose``
+would (see below and ``_search.c`` for how exactly), and whether it is still solving.
+
+This package sits below ``bones.ai``: it takes plain numbers (a ``Position``'s fields) rather
+than importing it. The extension is optional like ``_playout``: without a C compiler it is
+not built, ``available()`` is false, and the expert keeps its Python judge. ``SearchSpec``
+can be made either way (so callers need no second code path to build one); only
+``evaluate`` needs the extension.
+
+It follows ``Judge`` move for move: the same moves in the same order, the same node counts
+(its table keeps every entry, as ``Judge``'s dict does, though keyed by a 64-bit hash), the
+same opponent model (one beta per seat, plays under ``1e-6`` of the heaviest's weight left
+out) and a failed solve's position put back before the playout. The one difference: playouts
+break ties between equally heavy plays with the extension's own generator, seeded by
+``seed``, so they match ``Judge.playout`` only where no tie arises.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from bones.engine.rules import Rules
+from bones.fast.params import SCORE
+
+try:
+    from bones.fast import _search
+except ImportError:  # installed where no C compiler worked
+    _search = None  # type: ignore[assignment]
+
+#: Hand outcomes, as ``Position.status``.
+PLAYING, OUT, BLOCKED = 0, 1, 2
+
+MISSING = ("the C search extension (bones.fast._search) is not built; reinstall with a C "
+           "compiler, or search with bones.ai.expert.Judge")
+
+
+def available() -> bool:
+    """Whether the C extension was compiled and imports."""
+    return _search is not None
+
+
+@dataclass(frozen=True)
+class SearchSpec:
+    """Everything about one decision's searches that does not change from deal to deal.
+
+    Made once per decision and checked and laid out for C once (``__post_init__``), so the
+    per-deal call passes only the position. ``sides[seat]`` is each seat's side and ``side``
+    the bot's; ``scores`` are the sides' game totals before the hand. A finished hand is worth
+    ``sign * (1 + points_weight * points)``, plus ``sign * game_weight`` if it takes the
+    winner to ``target``, with ``sign`` +1 when ``side`` wins, -1 when another side does, and 0
+    for a tie. With ``model_opponents`` the other sides' turns are an expectation over their
+    plays, weighted by ``exp(betas[seat] * pips)``; without, they minimise. ``node_limit`` is
+    the nodes one exact solve may visit before the rest of the deal is played out instead.
+    """
+
+    top: int
+    sides: tuple[int, ...]
+    side: int
+    draw: bool
+    reserve: int
+    call_block: bool
+    first_double: bool
+    score: str
+    scores: tuple[int, ...]
+    target: int
+    points_weight: float
+    game_weight: float
+    model_opponents: bool
+    betas: tuple[float, ...]
+    node_limit: int
+    #: The C form (``_search.Spec``), or ``None`` without the extension.
+    packed: _search.Spec | None = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.score not in SCORE:
+            raise ValueError(f"score must be one of {', '.join(SCORE)}, not {self.score!r}")
+        if len(self.betas) != len(self.sides):
+            raise ValueError(f"betas needs one preference per seat ({len(self.sides)}), "
+                             f"not {len(self.betas)}")
+        if not all(math.isfinite(b) and b >= 0 for b in self.betas):
+            raise ValueError(f"betas must be finite and at least 0, not {self.betas!r}")
+        packed = None
+        if _search is not None:
+            packed = _search.Spec(
+                self.top, self.sides, self.side, self.draw, self.reserve, self.call_block,
+                self.first_double, SCORE[self.score], self.scores, self.target,
+                self.points_weight, self.game_weight, self.model_opponents, self.betas,
+                self.node_limit)
+        object.__setattr__(self, "packed", packed)
+
+    @classmethod
+    def for_rules(cls, rules: Rules, seat: int, scores: Sequence[int], *,
+                  betas: Sequence[float], model_opponents: bool, node_limit: int,
+                  points_weight: float, game_weight: float) -> SearchSpec:
+        """The spec of ``seat``'s decisions under ``rules`` (what ``Judge`` derives)."""
+        return cls(
+            top=rules.set,
+            sides=tuple(rules.side_of(s) for s in range(rules.players)),
+            side=rules.side_of(seat),
+            draw=rules.draw,
+            reserve=rules.reserve,
+            call_block=rules.call_block,
+            first_double=rules.spinner == "first-double",
+            score=rules.score,
+            scores=tuple(scores),
+            target=rules.target_points,
+            points_weight=points_weight,
+            game_weight=game_weight,
+            model_opponents=model_opponents,
+            betas=tuple(betas),
+            node_limit=node_limit,
+        )
+
+
+def evaluate(spec: SearchSpec, hands: Sequence[int], boneyard: Sequence[int], drawn: int,
+             to_move: int, arms: Sequence[int], spinner: int, waiting: int, placed: int,
+             opening: int, status: int, moves: Sequence[int], exact: bool,
+             seed: int) -> tuple[tuple[float, ...], int, bool]:
+    """Value each of ``moves`` in one deal, as the loop of ``ExpertBot.choose`` does.
+
+    The position is a ``Position``'s fields as they are (hands and placed as int masks of
+    tile indices, the boneyard in draw order, -1 for closed arms, no spinner and any
+    opening); ``moves`` are its int moves, each legal there. For each move: play it, solve
+    the rest exactly while ``exact`` holds (a solve past ``spec.node_limit`` nodes turns
+    ``exact`` off for this and the later moves), else play it out; undo. Returns the values
+    for ``spec.side``, the steps spent (every solve's nodes, failed ones too, and a
+    playout's moves + 1) and whether ``exact`` still holds at the end (false once a solve
+    has run out of nodes, so a caller can stop asking for solves). Raises ``ValueError`` or
+    ``TypeError`` for an inconsistent position and ``RuntimeError`` without the extension.
+    """
+    if spec.packed is None:
+        raise RuntimeError(MISSING)
+    return _search.evaluate(spec.packed, hands, boneyard, drawn, to_move, arms, spinner,
+                            waiting, placed, opening, status, moves, exact, seed)
