@@ -42,15 +42,16 @@ from bones.fast.paths import Backend, default_backend
 class Cost:
     """The search-step budget of one backend: steps per second of think time (calibrated
     on a 2-core development machine so the 95th-percentile decision stays within the think
-    time) and what sampling one candidate deal (in Python on both) costs in its steps."""
+    time) and what sampling one candidate deal (in Python on both) costs in its steps, per
+    seat at the table (more seats, more hands to draw and plays to read)."""
 
     per_second: int
-    deal: int
+    deal_per_seat: int
 
 
 #: A step is a move of a playout or a node of an exact solve; the C search makes them about
 #: a hundred times faster, so a Python-sampled deal costs it many more of them.
-COSTS: dict[Backend, Cost] = {"python": Cost(75_000, 12), "c": Cost(4_000_000, 400)}
+COSTS: dict[Backend, Cost] = {"python": Cost(75_000, 6), "c": Cost(9_000_000, 150)}
 #: Extra steps charged for handing one deal to the C search (packing it, the call).
 C_CALL_COST = 300
 #: The C search solves a deal exactly when the hands hold at most this many tiles, and
@@ -72,6 +73,8 @@ KINDS = ((0.2, 0.0), (0.4, 0.6), (0.4, 4.0))
 #: An opponent's play whose weight under its kind is below this share of the heaviest
 #: play's is not searched (it would hardly move the expectation).
 NEGLIGIBLE = 1e-6
+#: A candidate deal weighing less than this share of its batch's heaviest is not searched.
+NEGLIGIBLE_DEAL = 0.01
 #: Deals sampled to judge each seat's kind before searching.
 PREPASS = 16
 #: In exact solves, model the other sides' choices by that same preference (expectimax)
@@ -107,8 +110,8 @@ class ExpertBot:
         if self.backend == "c" and not search.available():
             raise ValueError(search.MISSING)
         cost = COSTS[self.backend]
-        self.deal_cost = cost.deal
-        self.steps = steps if steps is not None else max(20 * cost.deal,
+        self.deal_per_seat = cost.deal_per_seat
+        self.steps = steps if steps is not None else max(40 * cost.deal_per_seat,
                                                          int(think * cost.per_second))
         self.name = "expert" if inference else "expert-noinfer"
 
@@ -122,15 +125,16 @@ class ExpertBot:
                               beliefs.last_exposed)
         made = decisions(view) if self.inference else ()
         judge = Judge(view.rules, view.seat, view.scores)
+        judge.deal_cost = self.deal_per_seat * view.rules.players
         kinds = self._read_kinds(view, beliefs, made, judge) if made else None
         deals: Deals = (CDeals(view, judge, legal, self.rng) if self.backend == "c"
                         else PythonDeals(view, judge, legal, self.rng))
         totals = [0.0] * len(legal)
         deadline = time.monotonic() + 3 * self.think + 0.05
         while judge.steps < self.steps:
-            hands, boneyard = self._sample(view, beliefs, kinds, judge)
-            for i, value in enumerate(deals.values(hands, boneyard)):
-                totals[i] += value
+            for hands, boneyard, weight in self._sample(view, beliefs, kinds, judge):
+                for i, value in enumerate(deals.values(hands, boneyard)):
+                    totals[i] += weight * value
             if time.monotonic() > deadline:
                 break
         best = max(totals)
@@ -153,7 +157,7 @@ class ExpertBot:
                 row = evidence.setdefault(seat, [0.0] * len(KINDS))
                 for k, c in enumerate(chances):
                     row[k] += c
-        judge.steps += self.deal_cost * PREPASS
+        judge.steps += judge.deal_cost * PREPASS
         excluded = [frozenset[Tile]() for _ in range(view.rules.players)]
         greedy = [0.0] * view.rules.players
         for seat, row in evidence.items():
@@ -168,13 +172,19 @@ class ExpertBot:
         return Kinds(reading, excluded, greedy)
 
     def _sample(self, view: SeatView, beliefs: Beliefs, kinds: Kinds | None, judge: Judge,
-                ) -> tuple[list[tuple[Tile, ...]], list[Tile]]:
-        """One deal to search: the best-explaining of a few candidates, drawn by weight
-        under the mixture of ``KINDS`` for every seat. Each candidate leaves out a seat's
-        ``kinds.excluded`` tiles with the chance ``kinds.greedy`` gives for that seat."""
+                ) -> list[tuple[list[tuple[Tile, ...]], list[Tile], float]]:
+        """Deals to search, each with its weight (a batch's weights sum to 1).
+
+        With plays to read, a batch of candidates is drawn (each leaving out a seat's
+        ``kinds.excluded`` tiles with the chance ``kinds.greedy`` gives for that seat) and
+        weighed by how well it explains every seat's plays under the mixture of ``KINDS``.
+        The Python search is dear, so it searches one candidate picked by weight (sampling
+        importance resampling); the C search is cheaper than drawing a deal, so it searches
+        every candidate that carries weight, which wastes none of them."""
         if kinds is None:
-            judge.steps += self.deal_cost
-            return sample_hands(view, beliefs, self.rng, self.inference)
+            judge.steps += judge.deal_cost
+            hands, boneyard = sample_hands(view, beliefs, self.rng, self.inference)
+            return [(hands, boneyard, 1.0)]
         none = frozenset[Tile]()
         candidates = []
         for _ in range(CANDIDATES):
@@ -187,10 +197,16 @@ class ExpertBot:
             for chances in kinds.reading.chances(hands).values():
                 weight *= sum(prior * c for (prior, _), c in zip(KINDS, chances, strict=True))
             weights.append(weight)
-        judge.steps += self.deal_cost * CANDIDATES
-        if sum(weights) <= 0.0:
-            return candidates[0]
-        return self.rng.choices(candidates, weights)[0]
+        judge.steps += judge.deal_cost * CANDIDATES
+        total = sum(weights)
+        if total <= 0.0:
+            return [(*candidates[0], 1.0)]
+        if self.backend == "python":
+            return [(*self.rng.choices(candidates, weights)[0], 1.0)]
+        floor = max(weights) * NEGLIGIBLE_DEAL
+        kept = [(c, w) for c, w in zip(candidates, weights, strict=True) if w >= floor]
+        total = sum(w for _, w in kept)
+        return [(hands, boneyard, w / total) for (hands, boneyard), w in kept]
 
 
 @dataclass(frozen=True, slots=True)
@@ -307,8 +323,10 @@ class Judge:
         #: How strongly each seat is expected to prefer heavy tiles when it is not the bot's
         #: side (see ``KINDS``).
         self.betas = [BETA] * rules.players
-        #: Work done so far: moves made in playouts and nodes searched.
+        #: Work done so far: moves made in playouts and nodes searched, and deals sampled
+        #: at ``deal_cost`` steps each.
         self.steps = 0
+        self.deal_cost = 0
 
     def value(self, pos: Position) -> float:
         """The value of a finished hand."""
