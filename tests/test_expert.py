@@ -10,9 +10,13 @@ import pytest
 from bones.ai import expert
 from bones.ai.expert import Judge
 from bones.ai.position import PLAYING, Position
-from bones.engine.game import deal_hand, new_game
+from bones.ai.simple import GreedyBot
+from bones.engine.game import deal_hand, new_game, play_unchecked
+from bones.engine.moves import Play
 from bones.engine.rules import PRESETS
 from bones.engine.state import apply_unchecked
+from bones.engine.view import observe
+from bones.fast import search
 
 
 def _reference(judge: Judge, pos: Position, model: bool) -> float:
@@ -73,3 +77,36 @@ def test_a_solve_that_runs_out_of_nodes_leaves_the_position_as_it_was():
         assert judge.steps == 6  # the nodes visited, counted even though the solve failed
         tried += 1
     assert tried == 20
+
+
+def _expert_game(rules, backend: str, seed: int) -> list[Play]:
+    rng = random.Random(seed)
+    bots = [expert.ExpertBot(random.Random(seed + s), think=0.005, backend=backend)
+            if s % 2 == 0 else GreedyBot(random.Random(seed + s)) for s in range(rules.players)]
+    game = deal_hand(new_game(rules), rng)
+    chosen = []
+    while (state := game.current) is not None:
+        moves = state.legal_moves()
+        move = moves[0]
+        if isinstance(move, Play):
+            move = bots[state.to_move].choose(observe(game, state.to_move))
+            assert move in moves
+            chosen.append(move)
+        game = play_unchecked(game, move)
+    return chosen
+
+
+@pytest.mark.parametrize("backend", ["python", "c"])
+@pytest.mark.parametrize(("preset", "options"), [
+    ("block", {}), ("draw", {"players": 3}), ("pool", {"players": 4, "spinner": "first-double"}),
+    ("block", {"players": 4, "partnerships": True, "hand_size": 7}),
+    ("pagat-draw", {"set": 9, "hand_size": 7, "players": 4}),
+])
+def test_expert_plays_legal_moves_and_reproduces_on_either_search_path(backend, preset,
+                                                                        options):
+    if backend == "c" and not search.available():
+        pytest.skip(search.MISSING)
+    rules = PRESETS[preset].replace(**options)
+    for seed in (1, 2):
+        first = _expert_game(rules, backend, seed)
+        assert first and first == _expert_game(rules, backend, seed)

@@ -2,10 +2,17 @@
 seen (tiles played, hand sizes, and the numbers each seat has shown it lacks by passing or
 drawing), evaluates each candidate play in every sampled deal, and plays the best on average.
 
+What the other seats chose to play is evidence too. Each is read as one of a few kinds of
+player (``KINDS``: indifferent to pips, leaning to heavy tiles, or always shedding its
+heaviest), by Bayes' rule over deals and kinds together; sampled deals are weighed by how
+well they explain the plays, and a seat that looks like a heaviest-shedder is, in that share
+of the deals, dealt none of the heavier tiles it could have played instead.
+
 In a sampled deal a candidate is judged by a playout with a heavy-tile-first policy, or, once
-few tiles remain in the hands, by an exact search of the deal: the bot's side maximises, and
-the other sides choose as the same behaviour model that weighs the sampled deals says people
-do (they shed heavier tiles more readily), an expectation rather than a worst case.
+few enough tiles remain in the hands, by an exact search of the deal: the bot's side
+maximises, and the other sides choose as their kind says (an expectation rather than a worst
+case). The search runs in C (``bones.fast.search``) when the extension is built, else in
+Python (``Judge``); both compute the same values.
 
 The value of a hand is, for the bot's side: +1 for a win, -1 for a loss, 0 for a tie, plus
 a small share of the points at stake and a bonus when the hand decides the game (it knows
@@ -13,8 +20,9 @@ the score rule, the target and the game score). In a partnership it plays for th
 
 The budget is a number of search steps (moves made in playouts, nodes of exact solves, and a
 fixed cost per sampled deal) derived from the think time, so a seeded run reproduces on any
-machine; a wall-clock stop at three times the think time plus 50 ms is the safety net for a
-machine far slower than the calibration (only then can a seeded run differ).
+machine with the same search path; a wall-clock stop at three times the think time plus
+50 ms is the safety net for a machine far slower than the calibration (only then can a
+seeded run differ).
 """
 
 from __future__ import annotations
