@@ -59,7 +59,7 @@ class Cost:
 
 #: A step is a move of a playout or a node of an exact solve; the C search makes them about
 #: a hundred times faster, so a Python-sampled deal costs it many more of them.
-COSTS: dict[Backend, Cost] = {"python": Cost(75_000, 6), "c": Cost(9_000_000, 150)}
+COSTS: dict[Backend, Cost] = {"python": Cost(75_000, 6), "c": Cost(7_000_000, 150)}
 #: Extra steps charged for handing one deal to the C search (packing it, the call).
 C_CALL_COST = 300
 #: The C search solves a deal exactly when the hands hold at most this many tiles, and
