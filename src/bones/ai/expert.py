@@ -309,8 +309,7 @@ class CDeals:
             p.waiting, p.placed, p.opening, p.status, self.moves, self.exact,
             self.rng.getrandbits(63))
         self.judge.steps += steps + C_CALL_COST
-        if self.exact and not exact:
-            self.exact = False
+        self.exact = exact  # off for the rest of the decision once a solve ran out of nodes
         return list(values)
 
 
@@ -425,14 +424,8 @@ class Judge:
                 b = min(b, best)
             if a >= b:
                 break
-        if best <= alpha:
-            table[key] = (best, -1)
-        elif best >= beta:
-            table[key] = (best, 1)
-        else:
-            table[key] = (best, 0)
+        table[key] = (best, -1 if best <= alpha else 1 if best >= beta else 0)
         return best
-
 
     def _expected(self, pos: Position, limit: int,
                   table: dict[tuple[object, ...], tuple[float, int]]) -> float:
