@@ -41,12 +41,27 @@ def test_a_heaviest_shedder_that_led_lacks_every_heavier_tile():
     assert heavier_than_played(made, 1, unseen) == {_tile("65"), _tile("66")}
 
 
+class DoublesFirst:
+    """A player that sheds a playable double first, else plays at random: the habit that
+    sets searching players apart from the pip-driven kinds."""
+
+    name = "doubles"
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def choose(self, view):  # type: ignore[no-untyped-def]
+        doubles = [p for p in view.legal if p.tile.is_double]
+        return self.rng.choice(doubles or list(view.legal))
+
+
 def _views(opponent: str, hands: int, seed: int):
     """Seat 0's views with a choice to make, while ``opponent`` plays seat 1 in 2-player
     Block (seat 0 plays at random: only seat 1's plays are read)."""
     rules = PRESETS["block"]
     rng = random.Random(seed)
-    other = make_bot(opponent, random.Random(seed + 1))
+    other = (DoublesFirst(random.Random(seed + 1)) if opponent == "doubles"
+             else make_bot(opponent, random.Random(seed + 1)))
     for _ in range(hands):
         game = deal_hand(new_game(rules), rng)
         while (state := game.current) is not None:
@@ -72,6 +87,30 @@ def _greedy_chance(opponent: str) -> list[float]:
         kinds = bot._read_kinds(view, infer(view), decisions(view), judge)
         chances.append(kinds.greedy[1])
     return chances
+
+
+def _modelled_kinds(opponent: str) -> list[tuple[float, float]]:
+    """The (beta, double bonus) the expert's search gives seat 1 after reading its plays."""
+    bot = ExpertBot(random.Random(3), think=0.01)
+    found = []
+    for view in _views(opponent, 40, 12):
+        made = decisions(view)
+        if sum(1 for d in made if d.numbers is not None) < 3:
+            continue
+        judge = Judge(view.rules, view.seat, view.scores)
+        bot._read_kinds(view, infer(view), made, judge)
+        found.append((judge.betas[1], judge.doubles[1]))
+    return found
+
+
+def test_kind_reading_models_a_doubles_first_player_as_one():
+    doubles_first = _modelled_kinds("doubles")
+    greedy = _modelled_kinds("greedy")
+    assert len(doubles_first) > 20 and len(greedy) > 20
+    # most readings of the doubles-first player give it the kind with a double bonus ...
+    assert sum(bonus > 0 for _, bonus in doubles_first) > 0.6 * len(doubles_first)
+    # ... and a heaviest-shedder is rarely taken for one
+    assert sum(bonus > 0 for _, bonus in greedy) < 0.3 * len(greedy)
 
 
 def test_kind_reading_tells_a_heaviest_shedder_from_a_random_player():
@@ -105,18 +144,19 @@ def test_exclusions_that_no_deal_can_honour_are_dropped_not_the_hand_sizes():
 
 
 @settings(max_examples=30, deadline=None)
-@given(seed=st.integers(0, 10_000), beta=st.sampled_from([0.0, 0.6, 4.0]))
-def test_per_seat_likelihoods_multiply_to_the_whole_likelihood(seed, beta):
+@given(seed=st.integers(0, 10_000), beta=st.sampled_from([0.0, 0.6, 4.0]),
+       bonus=st.sampled_from([0.0, 1.5]))
+def test_per_seat_likelihoods_multiply_to_the_whole_likelihood(seed, beta, bonus):
     views = list(_views("basic", 1, seed))
     if not views:
         return
     view = views[-1]
     made = decisions(view)
     hands, _ = sample_hands(view, infer(view), random.Random(seed), True)
-    per_seat = seat_likelihoods(hands, made, (beta,))
+    per_seat = seat_likelihoods(hands, made, ((beta, bonus),))
     product = math.prod(row[0] for row in per_seat.values())
-    if beta:
-        assert product == pytest.approx(likelihood(hands, made, beta))
+    if beta or bonus:
+        assert product == pytest.approx(likelihood(hands, made, beta, bonus))
     else:  # every playable tile alike: 1 / (tiles it could have played), per play
         expected = 1.0
         for d in made:
@@ -128,12 +168,14 @@ def test_per_seat_likelihoods_multiply_to_the_whole_likelihood(seed, beta):
 
 
 def test_the_kinds_are_a_distribution():
-    assert sum(prior for prior, _ in KINDS) == pytest.approx(1.0)
-    assert KINDS[-1][1] == max(beta for _, beta in KINDS)
+    assert sum(prior for prior, _, _ in KINDS) == pytest.approx(1.0)
+    # the last kind is the heaviest-shedder, whose deals leave out heavier playable tiles
+    assert KINDS[-1][1] == max(beta for _, beta, _ in KINDS)
 
 
 @settings(max_examples=40, deadline=None)
-@given(seed=st.integers(0, 10_000), opponent=st.sampled_from(["greedy", "random", "basic"]))
+@given(seed=st.integers(0, 10_000),
+       opponent=st.sampled_from(["greedy", "random", "basic", "doubles"]))
 def test_the_precomputed_reading_equals_the_plain_likelihoods(seed, opponent):
     views = list(_views(opponent, 1, seed))
     if not views:
@@ -141,12 +183,12 @@ def test_the_precomputed_reading_equals_the_plain_likelihoods(seed, opponent):
     view = views[-1]
     made = decisions(view)
     beliefs = infer(view)
-    betas = tuple(beta for _, beta in KINDS)
-    reading = Reading(made, beliefs.unseen, betas)
+    kinds = tuple((beta, bonus) for _, beta, bonus in KINDS)
+    reading = Reading(made, beliefs.unseen, kinds)
     rng = random.Random(seed)
     for _ in range(5):
         hands, _ = sample_hands(view, beliefs, rng, True)
-        fast, plain = reading.chances(hands), seat_likelihoods(hands, made, betas)
+        fast, plain = reading.chances(hands), seat_likelihoods(hands, made, kinds)
         assert fast.keys() == plain.keys()
         for seat, row in plain.items():
             assert fast[seat] == pytest.approx(row, rel=1e-9, abs=1e-300)

@@ -88,8 +88,13 @@ def _value(spec: SearchSpec, pos: Position) -> float:
 
 
 def _weights(spec: SearchSpec, pos: Position, moves: list[int]) -> list[float]:
-    pips = [pos.set.pips[m >> 2] for m in moves]
-    return [math.exp(spec.betas[pos.to_move] * (p - max(pips))) for p in pips]
+    """exp(score - best score), a play's score beta * pips plus the seat's double bonus for a
+    double."""
+    tiles, seat = pos.set, pos.to_move
+    scores = [spec.betas[seat] * tiles.pips[t]
+              + (spec.doubles[seat] if tiles.high[t] == tiles.low[t] else 0.0)
+              for t in (m >> 2 for m in moves)]
+    return [math.exp(x - max(scores)) for x in scores]
 
 
 def _full_width(spec: SearchSpec, pos: Position) -> float:
@@ -289,14 +294,15 @@ def _states(rules: Rules, rng: random.Random, left: int, count: int) -> list[Han
 
 def _spec(rules: Rules, rng: random.Random, model: bool, node_limit: int = BIG,
           seat: int | None = None) -> SearchSpec:
-    """A spec for a random seat, game scores and per-seat betas (20: a play a pip lighter
-    than the heaviest is left out)."""
+    """A spec for a random seat, game scores, per-seat betas (20: a play a pip lighter
+    than the heaviest is left out) and double bonuses."""
     target = rules.target_points
     return SearchSpec.for_rules(
         rules, rng.randrange(rules.players) if seat is None else seat,
         [rng.randrange(target) for _ in range(rules.sides)],
         betas=[rng.choice([0.0, 0.3, 0.6, 1.5, 20.0]) for _ in range(rules.players)],
-        model_opponents=model, node_limit=node_limit, points_weight=0.01, game_weight=0.5)
+        model_opponents=model, node_limit=node_limit, points_weight=0.01, game_weight=0.5,
+        doubles=[rng.choice([0.0, 0.0, 1.5, 3.0]) for _ in range(rules.players)])
 
 
 def _call(spec: SearchSpec, pos: Position, moves: list[int], exact: bool,
@@ -331,11 +337,12 @@ def test_exact_values_equal_full_width_search_and_steps_equal_judge_node_counts(
 
 
 def test_exact_values_and_steps_equal_judge_where_its_model_is_the_same(monkeypatch):
-    """With every seat's beta the expert's BETA and no play light enough to leave out
-    (double-six: 12 pips at most apart), ``Judge.solve`` itself is the reference."""
+    """With every seat's beta the expert's BETA (and one double bonus) and no play light
+    enough to leave out (double-six: 12 pips at most apart), ``Judge.solve`` itself is the
+    reference."""
     from bones.ai import expert
 
-    for model in (False, True):
+    for model, bonus in ((False, 0.0), (True, 0.0), (True, 1.5)):
         monkeypatch.setattr(expert, "MODEL_OPPONENTS", model)
         rules = PRESETS["draw"].replace(players=3)
         rng = random.Random(5)
@@ -343,10 +350,11 @@ def test_exact_values_and_steps_equal_judge_where_its_model_is_the_same(monkeypa
             pos = Position.from_state(state)
             seat = state.to_move
             judge = Judge(rules, seat, (0,) * rules.sides)
+            judge.doubles = [bonus] * rules.players
             spec = SearchSpec.for_rules(
                 rules, seat, (0,) * rules.sides, betas=[expert.BETA] * rules.players,
                 model_opponents=model, node_limit=BIG, points_weight=expert.POINTS_WEIGHT,
-                game_weight=expert.GAME_WEIGHT)
+                game_weight=expert.GAME_WEIGHT, doubles=[bonus] * rules.players)
             moves = pos.moves()
             expected = []
             for move in moves:
@@ -606,6 +614,14 @@ def test_spec_checks_its_fields():
     with pytest.raises(ValueError):
         SearchSpec.for_rules(rules, 0, (0,), betas=[0.6, 0.6], model_opponents=True,
                              node_limit=10, points_weight=0.01, game_weight=0.5)
+    with pytest.raises(ValueError, match="doubles"):
+        SearchSpec.for_rules(rules, 0, (0, 0), betas=[0.6, 0.6], model_opponents=True,
+                             node_limit=10, points_weight=0.01, game_weight=0.5,
+                             doubles=[1.5])
+    with pytest.raises(ValueError, match="doubles"):
+        SearchSpec.for_rules(rules, 0, (0, 0), betas=[0.6, 0.6], model_opponents=True,
+                             node_limit=10, points_weight=0.01, game_weight=0.5,
+                             doubles=[1.5, -1.0])
 
 
 def test_threads_searching_at_once_get_the_results_of_one_at_a_time():

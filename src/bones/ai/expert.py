@@ -3,16 +3,22 @@ seen (tiles played, hand sizes, and the numbers each seat has shown it lacks by 
 drawing), evaluates each candidate play in every sampled deal, and plays the best on average.
 
 What the other seats chose to play is evidence too. Each is read as one of a few kinds of
-player (``KINDS``: indifferent to pips, leaning to heavy tiles, or always shedding its
-heaviest), by Bayes' rule over deals and kinds together; sampled deals are weighed by how
-well they explain the plays, and a seat that looks like a heaviest-shedder is, in that share
-of the deals, dealt none of the heavier tiles it could have played instead.
+player (``KINDS``: indifferent to pips, leaning to heavy tiles, shedding doubles first, or
+always shedding its heaviest), by Bayes' rule over deals and kinds together; sampled deals
+are weighed by how well they explain the plays, and a seat that looks like a
+heaviest-shedder is, in that share of the deals, dealt none of the heavier tiles it could
+have played instead.
 
 In a sampled deal a candidate is judged by a playout with a heavy-tile-first policy, or, once
 few enough tiles remain in the hands, by an exact search of the deal: the bot's side
 maximises, and the other sides choose as their kind says (an expectation rather than a worst
 case). The search runs in C (``bones.fast.search``) when the extension is built, else in
 Python (``Judge``); both compute the same values.
+
+Solving each deal on its own assumes the bot will know the deal on its later turns. With two
+players and the C search, the bot's next turn is therefore decided per thing it will have
+seen by then, over all the deals (``NextTurnDeals``): a candidate is worth only what the
+bot can really make of it without seeing the other hand.
 
 The value of a hand is, for the bot's side: +1 for a win, -1 for a loss, 0 for a tie, plus
 a small share of the points at stake and a bonus when the hand decides the game (it knows
@@ -70,14 +76,17 @@ C_NODE_LIMIT = 60_000
 #: how well it explains the other seats' plays (sampling importance resampling).
 CANDIDATES = 6
 #: How strongly players are assumed to prefer shedding heavier tiles (per pip, log-odds),
-#: for a seat whose play has told nothing yet.
+#: and doubles (log-odds), for a seat whose play has told nothing yet.
 BETA = 0.6
-#: The kinds of player each other seat may be, as (prior, beta): one that plays any tile
-#: alike, one that leans to heavy tiles, and one that nearly always sheds its heaviest (as a
-#: beginner's "greedy" habit does). A sampled deal is weighed by how well it explains each
-#: seat's plays under this mixture, which is Bayes' rule over deal and kind together; the
-#: kind that explains a seat best is also how the exact search expects it to play.
-KINDS = ((0.2, 0.0), (0.4, 0.6), (0.4, 4.0))
+DOUBLE = 0.0
+#: The kinds of player each other seat may be, as (prior, beta, double bonus): one that
+#: plays any tile alike, one that leans to heavy tiles, one that sheds doubles first (as
+#: searching players do: fitted to ``ismcts`` and ``expert`` plays, it explains them far
+#: better than pips alone), and one that nearly always sheds its heaviest (as a beginner's
+#: "greedy" habit does). A sampled deal is weighed by how well it explains each seat's plays
+#: under this mixture, which is Bayes' rule over deal and kind together; the kind that
+#: explains a seat best is also how the exact search expects it to play.
+KINDS = ((0.15, 0.0, 0.0), (0.25, 0.6, 0.0), (0.3, 0.2, 1.5), (0.3, 4.0, 0.0))
 #: An opponent's play whose weight under its kind is below this share of the heaviest
 #: play's is not searched (it would hardly move the expectation).
 NEGLIGIBLE = 1e-6
@@ -88,6 +97,9 @@ PREPASS = 16
 #: In exact solves, model the other sides' choices by that same preference (expectimax)
 #: instead of assuming they see every tile and play perfectly against us (minimax).
 MODEL_OPPONENTS = True
+#: With two players, decide the bot's next turn without seeing the other hand
+#: (``NextTurnDeals``) rather than deal by deal.
+INFORMATION_SETS = True
 #: Solve a sampled deal exactly when the hands hold at most this many tiles in all.
 EXACT_TILES = 9
 #: Search nodes one exact solve may visit before it gives up for a playout.
@@ -135,16 +147,20 @@ class ExpertBot:
         judge = Judge(view.rules, view.seat, view.scores)
         judge.deal_cost = self.deal_per_seat * view.rules.players
         kinds = self._read_kinds(view, beliefs, made, judge) if made else None
-        deals: Deals = (CDeals(view, judge, legal, self.rng) if self.backend == "c"
-                        else PythonDeals(view, judge, legal, self.rng))
-        totals = [0.0] * len(legal)
+        deals: Deals
+        if self.backend == "python":
+            deals = PythonDeals(view, judge, legal, self.rng)
+        elif view.rules.players == 2 and INFORMATION_SETS:
+            deals = NextTurnDeals(view, judge, legal, self.rng)
+        else:
+            deals = CDeals(view, judge, legal, self.rng)
         deadline = time.monotonic() + 3 * self.think + 0.05
         while judge.steps < self.steps:
             for hands, boneyard, weight in self._sample(view, beliefs, kinds, judge):
-                for i, value in enumerate(deals.values(hands, boneyard)):
-                    totals[i] += weight * value
+                deals.add(hands, boneyard, weight)
             if time.monotonic() > deadline:
                 break
+        totals = deals.totals()
         best = max(totals)
         return self.rng.choice([p for p, t in zip(legal, totals, strict=True) if t == best])
 
@@ -157,7 +173,7 @@ class ExpertBot:
         heavier than one it played that it could have played instead) and the chance that
         it is that kind; that share of the sampled deals then leaves those tiles out of its
         hand, which a deal drawn blind would rarely do once the seat has made a few plays."""
-        reading = Reading(made, beliefs.unseen, tuple(beta for _, beta in KINDS))
+        reading = Reading(made, beliefs.unseen, tuple((beta, bonus) for _, beta, bonus in KINDS))
         evidence: dict[int, list[float]] = {}
         for _ in range(PREPASS):
             hands, _ = sample_hands(view, beliefs, self.rng, self.inference)
@@ -169,12 +185,12 @@ class ExpertBot:
         excluded = [frozenset[Tile]() for _ in range(view.rules.players)]
         greedy = [0.0] * view.rules.players
         for seat, row in evidence.items():
-            weighed = [prior * e for (prior, _), e in zip(KINDS, row, strict=True)]
+            weighed = [kind[0] * e for kind, e in zip(KINDS, row, strict=True)]
             total = sum(weighed)
             if total <= 0.0:
                 continue
             best = max(range(len(KINDS)), key=lambda k: weighed[k])
-            judge.betas[seat] = KINDS[best][1]
+            _, judge.betas[seat], judge.doubles[seat] = KINDS[best]
             greedy[seat] = weighed[-1] / total
             excluded[seat] = heavier_than_played(made, seat, beliefs.unseen)
         return Kinds(reading, excluded, greedy)
@@ -203,7 +219,7 @@ class ExpertBot:
         for hands, _ in candidates:
             weight = 1.0
             for chances in kinds.reading.chances(hands).values():
-                weight *= sum(prior * c for (prior, _), c in zip(KINDS, chances, strict=True))
+                weight *= sum(kind[0] * c for kind, c in zip(KINDS, chances, strict=True))
             weights.append(weight)
         judge.steps += judge.deal_cost * CANDIDATES
         total = sum(weights)
@@ -245,14 +261,38 @@ def heavier_than_played(made: tuple[Decision, ...], seat: int,
 
 
 class Deals(Protocol):
-    """Values the candidate plays of one decision in sampled deals."""
+    """Values the candidate plays of one decision over weighted sampled deals."""
 
-    def values(self, hands: list[tuple[Tile, ...]], boneyard: list[Tile]) -> list[float]:
-        """Each candidate's value in the deal of ``hands`` and ``boneyard`` (draw order)."""
+    def add(self, hands: list[tuple[Tile, ...]], boneyard: list[Tile], weight: float) -> None:
+        """Search the deal of ``hands`` and ``boneyard`` (draw order), counting ``weight``."""
+        ...
+
+    def totals(self) -> list[float]:
+        """Each candidate's weighted value over the deals added (higher is better)."""
         ...
 
 
-class PythonDeals:
+class PerDeal:
+    """Deals whose candidates are valued deal by deal (perfect-information sampling): the
+    totals are the weighted sums of ``values``."""
+
+    legal: Sequence[Play]
+    _sums: list[float] | None = None
+
+    def values(self, hands: list[tuple[Tile, ...]], boneyard: list[Tile]) -> list[float]:
+        raise NotImplementedError
+
+    def add(self, hands: list[tuple[Tile, ...]], boneyard: list[Tile], weight: float) -> None:
+        if self._sums is None:
+            self._sums = [0.0] * len(self.legal)
+        for i, value in enumerate(self.values(hands, boneyard)):
+            self._sums[i] += weight * value
+
+    def totals(self) -> list[float]:
+        return self._sums if self._sums is not None else [0.0] * len(self.legal)
+
+
+class PythonDeals(PerDeal):
     """Deals searched by ``Judge`` on a ``Position``: an exact solve once few tiles remain
     (falling back to playouts for the deal's later candidates past ``NODE_LIMIT``), else a
     heavy-tile-first playout."""
@@ -281,7 +321,7 @@ class PythonDeals:
         return out
 
 
-class CDeals:
+class CDeals(PerDeal):
     """Deals searched by the C extension (``bones.fast.search``), the same search made
     about a hundred times faster, which lets it solve deals exactly from more tiles
     (``C_EXACT_TILES``). Once one solve runs out of nodes the rest of the decision is
@@ -289,7 +329,7 @@ class CDeals:
 
     def __init__(self, view: SeatView, judge: Judge, legal: Sequence[Play],
                  rng: random.Random) -> None:
-        self.judge, self.rng = judge, rng
+        self.judge, self.rng, self.legal = judge, rng, legal
         rules = view.rules
         self.index = tile_set(rules.set).index
         # The public part of every deal: the layout, whose turn it is, the opening rule.
@@ -299,7 +339,8 @@ class CDeals:
         self.exact = sum(view.held) <= C_EXACT_TILES
         self.spec = search.SearchSpec.for_rules(
             rules, view.seat, view.scores, betas=judge.betas, model_opponents=MODEL_OPPONENTS,
-            node_limit=C_NODE_LIMIT, points_weight=POINTS_WEIGHT, game_weight=GAME_WEIGHT)
+            node_limit=C_NODE_LIMIT, points_weight=POINTS_WEIGHT, game_weight=GAME_WEIGHT,
+            doubles=judge.doubles)
 
     def values(self, hands: list[tuple[Tile, ...]], boneyard: list[Tile]) -> list[float]:
         index, p = self.index, self.public
@@ -311,6 +352,46 @@ class CDeals:
         self.judge.steps += steps + C_CALL_COST
         self.exact = exact  # off for the rest of the decision once a solve ran out of nodes
         return list(values)
+
+
+class NextTurnDeals(CDeals):
+    """The C search with the bot's next turn played as it really will be: without seeing
+    the other hand (two players).
+
+    Solving each sampled deal as if the bot would know it later (perfect-information
+    sampling) lets it pick, in every deal, the next play that suits that deal, which no
+    player can do: it overrates plays that leave it choices to make later. Here the bot's
+    next turn is decided once per thing it will have seen by then: for each candidate, the
+    opponent's reply (and any draws or passes between) is taken from each deal as its kind
+    of player would choose, the bot's own plays after it are searched in C, and the values
+    are summed by what the bot will have seen (the reply, and the tiles it draws itself).
+    Each candidate is then worth, per such sight, only its best next play over all the
+    deals that lead to it. Deeper turns are still solved with every tile known."""
+
+    def __init__(self, view: SeatView, judge: Judge, legal: Sequence[Play],
+                 rng: random.Random) -> None:
+        super().__init__(view, judge, legal, rng)
+        self.seat, self.side = view.seat, judge.side
+        #: Per candidate: for each sight (the public moves up to the bot's next choice, its
+        #: own draws with their tiles), the weighted value of each next move.
+        self.sights: list[dict[object, dict[int, float]]] = [{} for _ in legal]
+
+    def add(self, hands: list[tuple[Tile, ...]], boneyard: list[Tile], weight: float) -> None:
+        index, p = self.index, self.public
+        masks = [sum(1 << index[t] for t in hand) for hand in hands]
+        rows, steps, exact = search.evaluate_next(
+            self.spec, masks, [index[t] for t in boneyard], 0, p.to_move, p.arms, p.spinner,
+            p.waiting, p.placed, p.opening, p.status, self.moves, self.exact,
+            self.rng.getrandbits(63))
+        self.judge.steps += steps + C_CALL_COST
+        self.exact = exact
+        sights = self.sights
+        for i, sight, move, value in rows:
+            row = sights[i].setdefault(sight, {})
+            row[move] = row.get(move, 0.0) + weight * value
+
+    def totals(self) -> list[float]:
+        return [sum(max(row.values()) for row in sights.values()) for sights in self.sights]
 
 
 class Judge:
@@ -327,9 +408,10 @@ class Judge:
         self.target = rules.target_points
         self.sides = [rules.side_of(s) for s in range(rules.players)]
         self.nodes = 0
-        #: How strongly each seat is expected to prefer heavy tiles when it is not the bot's
-        #: side (see ``KINDS``).
+        #: How strongly each seat is expected to prefer heavy tiles, and doubles, when it is
+        #: not the bot's side (see ``KINDS``).
         self.betas = [BETA] * rules.players
+        self.doubles = [DOUBLE] * rules.players
         #: Work done so far: moves made in playouts and nodes searched, and deals sampled
         #: at ``deal_cost`` steps each.
         self.steps = 0
@@ -438,12 +520,14 @@ class Judge:
             value = self._search(pos, -math.inf, math.inf, limit, table)
             pos.undo()
             return value
-        pips = pos.set.pips
-        beta = self.betas[pos.to_move]
-        top = max(pips[m >> 2] for m in moves)
+        tiles = pos.set
+        beta, bonus = self.betas[pos.to_move], self.doubles[pos.to_move]
+        scores = [beta * tiles.pips[t] + (bonus if tiles.high[t] == tiles.low[t] else 0.0)
+                  for t in (m >> 2 for m in moves)]
+        top = max(scores)
         total = weight_sum = 0.0
-        for move in moves:
-            weight = math.exp(beta * (pips[move >> 2] - top))
+        for move, score in zip(moves, scores, strict=True):
+            weight = math.exp(score - top)
             if weight < NEGLIGIBLE:
                 continue
             pos.play(move)

@@ -84,89 +84,104 @@ def state_of(view: SeatView, hands: list[tuple[Tile, ...]], boneyard: list[Tile]
     )
 
 
-def likelihood(hands: list[tuple[Tile, ...]], made: tuple[Decision, ...], beta: float) -> float:
+#: A kind of player, as (beta, bonus): it plays a tile with weight exp(beta * pips), times
+#: exp(bonus) for a double, among the tiles it could play.
+Kind = tuple[float, float]
+
+
+def likelihood(hands: list[tuple[Tile, ...]], made: tuple[Decision, ...], beta: float,
+               bonus: float = 0.0) -> float:
     """How likely the other seats' observed plays are if they hold ``hands``, when a player
-    sheds heavier tiles more readily: P(tile) proportional to exp(beta * pips) among the
-    tiles it could have played then. ``beta`` 0 makes every deal equally likely."""
-    if beta == 0.0 or not made:
+    sheds heavier tiles (and doubles) more readily: P(tile) proportional to
+    exp(beta * pips + bonus * double) among the tiles it could have played then. ``beta``
+    and ``bonus`` 0 make every deal equally likely."""
+    if (beta == 0.0 and bonus == 0.0) or not made:
         return 1.0
-    return math.exp(sum(_log_chance(hands, d, beta) for d in made))
+    return math.exp(sum(_log_chance(hands, d, (beta, bonus)) for d in made))
 
 
 def seat_likelihoods(hands: list[tuple[Tile, ...]], made: tuple[Decision, ...],
-                     betas: tuple[float, ...]) -> dict[int, list[float]]:
+                     kinds: Sequence[Kind]) -> dict[int, list[float]]:
     """For each seat with observed plays, how likely those plays are under each kind of
-    player (each ``beta`` of ``betas``), if the seats hold ``hands``."""
+    player (each ``(beta, bonus)`` of ``kinds``), if the seats hold ``hands``."""
     logs: dict[int, list[float]] = {}
     for d in made:
-        row = logs.setdefault(d.seat, [0.0] * len(betas))
+        row = logs.setdefault(d.seat, [0.0] * len(kinds))
         options = _options(hands, d)
-        for k, beta in enumerate(betas):
-            row[k] += _log_chance_among(options, d.tile.pips, beta)
+        for k, kind in enumerate(kinds):
+            row[k] += _log_chance_among(options, d.tile, kind)
     return {seat: [math.exp(x) for x in row] for seat, row in logs.items()}
 
 
-def _options(hands: list[tuple[Tile, ...]], d: Decision) -> list[int]:
-    """The pips of the tiles the seat of ``d`` could have played then."""
+def _options(hands: list[tuple[Tile, ...]], d: Decision) -> list[Tile]:
+    """The tiles the seat of ``d`` could have played then."""
     held = set(hands[d.seat]) | d.later | {d.tile}
     if d.numbers is None:
-        return [t.pips for t in held]
-    return [t.pips for t in held if t.high in d.numbers or t.low in d.numbers]
+        return list(held)
+    return [t for t in held if t.high in d.numbers or t.low in d.numbers]
 
 
-def _log_chance(hands: list[tuple[Tile, ...]], d: Decision, beta: float) -> float:
-    return _log_chance_among(_options(hands, d), d.tile.pips, beta)
+def _log_chance(hands: list[tuple[Tile, ...]], d: Decision, kind: Kind) -> float:
+    return _log_chance_among(_options(hands, d), d.tile, kind)
 
 
-def _log_chance_among(options: list[int], pips: int, beta: float) -> float:
-    """log P(playing a tile of ``pips``) among tiles of ``options`` pips, by exp(beta * pips)."""
-    if beta == 0.0:
-        return -math.log(len(options))
-    top = max(options)
-    total = sum(math.exp(beta * (p - top)) for p in options)
-    return beta * (pips - top) - math.log(total)
+def _score(tile: Tile, kind: Kind) -> float:
+    beta, bonus = kind
+    return beta * tile.pips + (bonus if tile.is_double else 0.0)
+
+
+def _log_chance_among(options: list[Tile], tile: Tile, kind: Kind) -> float:
+    """log P(playing ``tile``) among ``options``, by exp(score) with the kind's score."""
+    scores = [_score(t, kind) for t in options]
+    top = max(scores)
+    return _score(tile, kind) - top - math.log(sum(math.exp(x - top) for x in scores))
 
 
 class Reading:
     """``seat_likelihoods`` for one decision's many sampled deals, made cheap: what does not
     depend on the hidden hands (the tiles played later, which unseen tiles each play could
-    have been instead, exp(-beta * pips) by table) is worked out once.
+    have been instead, and every tile's weight under each kind) is worked out once.
 
     Chances are multiplied rather than their logs added, so a seat whose plays a kind of
     player explains extremely badly (below about 1e-300) reads as 0 for that kind."""
 
     def __init__(self, made: tuple[Decision, ...], unseen: frozenset[Tile],
-                 betas: tuple[float, ...]) -> None:
-        self.betas = betas
-        heaviest = max((t.pips for t in unseen), default=0)
-        heaviest = max([heaviest, *(d.tile.pips for d in made),
-                        *(t.pips for d in made for t in d.later)])
-        #: ``fall[k][n]`` = exp(-betas[k] * n): the weight of a tile n pips below the top.
-        self.fall = [[math.exp(-beta * n) for n in range(heaviest + 1)] for beta in betas]
-        self.plays: list[tuple[int, int, list[int], dict[Tile, int]]] = []
+                 kinds: Sequence[Kind]) -> None:
+        self.kinds = tuple(kinds)
+        tiles = set(unseen) | {d.tile for d in made} | {t for d in made for t in d.later}
+        # Scores are taken from the top score of all these tiles, so weights stay in (0, 1].
+        tops = [max((_score(t, kind) for t in tiles), default=0.0) for kind in self.kinds]
+        weight = {t: tuple(math.exp(_score(t, kind) - top)
+                           for kind, top in zip(self.kinds, tops, strict=True))
+                  for t in tiles}
+        self.plays: list[tuple[int, tuple[float, ...], tuple[float, ...],
+                               dict[Tile, tuple[float, ...]]]] = []
         for d in made:
             known = d.later | {d.tile}
             if d.numbers is None:
-                fixed = [t.pips for t in known]
-                could = {t: t.pips for t in unseen}
+                fixed = list(known)
+                could = {t: weight[t] for t in unseen}
             else:
                 numbers = d.numbers
-                fixed = [t.pips for t in known if t.high in numbers or t.low in numbers]
-                could = {t: t.pips for t in unseen if t.high in numbers or t.low in numbers}
-            self.plays.append((d.seat, d.tile.pips, fixed, could))
+                fixed = [t for t in known if t.high in numbers or t.low in numbers]
+                could = {t: weight[t] for t in unseen if t.high in numbers or t.low in numbers}
+            fixed_sum = tuple(sum(weight[t][k] for t in fixed) for k in range(len(self.kinds)))
+            self.plays.append((d.seat, weight[d.tile], fixed_sum, could))
 
     def chances(self, hands: list[tuple[Tile, ...]]) -> dict[int, list[float]]:
         """For each seat with observed plays, how likely those plays are under each kind of
         player, if the seats hold ``hands``."""
-        kinds = range(len(self.betas))
         out: dict[int, list[float]] = {}
-        for seat, pips, fixed, could in self.plays:
-            options = fixed + [could[t] for t in hands[seat] if t in could]
-            top = max(options)
+        for seat, chosen, fixed_sum, could in self.plays:
+            extra = [could[t] for t in hands[seat] if t in could]
+            # per kind: the weights of the tiles it could have played, summed
+            sums = ([f + sum(column)
+                     for f, column in zip(fixed_sum, zip(*extra, strict=True), strict=True)]
+                    if extra else fixed_sum)
             row = out.get(seat)
             if row is None:
-                row = out[seat] = [1.0] * len(self.betas)
-            for k in kinds:
-                fall = self.fall[k]
-                row[k] *= fall[top - pips] / sum(fall[top - p] for p in options)
+                out[seat] = [c / total for c, total in zip(chosen, sums, strict=True)]
+            else:
+                out[seat] = [r * c / total for r, c, total in zip(row, chosen, sums,
+                                                                     strict=True)]
         return out

@@ -19,9 +19,9 @@
  * seeded from `seed` by splitmix64), so they agree with Judge.playout only on deals where
  * no tie arises.
  *
- * The opponent model is Judge's: one beta per seat, and an opponent's play whose weight
- * exp(beta * (pips - heaviest)) is below MIN_WEIGHT (Judge's NEGLIGIBLE) is neither searched
- * nor weighed. A solve that runs out of nodes leaves the position as it found it, as
+ * The opponent model is Judge's: per seat a beta and a double bonus, a play scored
+ * beta * pips (+ the bonus for a double), and a play whose weight exp(score - best score) is
+ * below MIN_WEIGHT (Judge's NEGLIGIBLE) neither searched nor weighed. A solve that runs out of nodes leaves the position as it found it, as
  * Judge.solve does, so the playout that replaces it starts from the root move's position.
  *
  * The search runs without the GIL, on state allocated per call (no globals, so calls from
@@ -73,6 +73,7 @@ typedef struct {
     int side_of[MAX_SEATS];
     long long scores[MAX_SEATS];  /* per side */
     double betas[MAX_SEATS];      /* per seat */
+    double doubles[MAX_SEATS];    /* per seat: the log-odds bonus for playing a double */
     uint8_t high[MAX_TILES], low[MAX_TILES], pips[MAX_TILES];
     uint64_t showing[MAX_TOP + 1][MAX_WORDS];  /* per number, the tiles showing it */
 } Spec;
@@ -551,15 +552,21 @@ expected(Ctx *c, int depth)
         return v;
     }
     c->mv_top += (size_t)n;
-    int top = 0;
-    for (int i = 0; i < n; i++)
-        if (s->pips[c->mv[base + i] >> 2] > top)
-            top = s->pips[c->mv[base + i] >> 2];
-    const double beta_seat = s->betas[p->to_move];
+    const double beta_seat = s->betas[p->to_move], double_seat = s->doubles[p->to_move];
+    double top = -INFINITY;
+    for (int i = 0; i < n; i++) {
+        const int t = c->mv[base + i] >> 2;
+        const double score = beta_seat * (double)s->pips[t]
+                             + (s->high[t] == s->low[t] ? double_seat : 0.0);
+        if (score > top)
+            top = score;
+    }
     double total = 0.0, weight_sum = 0.0;
     for (int i = 0; i < n; i++) {
         const int move = c->mv[base + i];
-        const double weight = exp(beta_seat * (double)(s->pips[move >> 2] - top));
+        const int t = move >> 2;
+        const double weight = exp(beta_seat * (double)s->pips[t]
+                                  + (s->high[t] == s->low[t] ? double_seat : 0.0) - top);
         if (weight < MIN_WEIGHT)
             continue;
         play(c, p, move, &u);
@@ -690,6 +697,150 @@ evaluate_moves(Ctx *c, const int16_t *moves, int n, int exact, double *values)
         }
         undo(c, &c->pos, &u);
         values[i] = v;
+    }
+    return exact;
+}
+
+/* ---- the next turn without seeing the deal ------------------------------------------------- */
+
+/* What the bot will have seen at its next choice after a root move: the public moves from
+ * then on (another seat's draw as DRAW only, its own as DRAW and the tile drawn). */
+#define MAX_SIGHT (2 * MAX_TILES + 8)
+
+typedef struct {
+    int cand, move, len;
+    size_t off;      /* where its sight starts in the pool */
+    double value;    /* the chance of reaching the sight in this deal times the move's value */
+} Row;
+
+typedef struct {
+    Row *rows;
+    size_t n, cap;
+    int16_t *pool;
+    size_t used, pool_cap;
+} Rows;
+
+static int
+add_row(Rows *r, int cand, const int16_t *sight, int len, int move, double value)
+{
+    if (r->n == r->cap) {
+        const size_t cap = r->cap ? 2 * r->cap : 64;
+        Row *grown = PyMem_RawRealloc(r->rows, cap * sizeof(Row));
+        if (grown == NULL)
+            return -1;
+        r->rows = grown;
+        r->cap = cap;
+    }
+    if (r->used + (size_t)len > r->pool_cap) {
+        size_t cap = r->pool_cap ? 2 * r->pool_cap : 1024;
+        while (cap < r->used + (size_t)len)
+            cap *= 2;
+        int16_t *grown = PyMem_RawRealloc(r->pool, cap * sizeof(int16_t));
+        if (grown == NULL)
+            return -1;
+        r->pool = grown;
+        r->pool_cap = cap;
+    }
+    Row *row = &r->rows[r->n++];
+    row->cand = cand;
+    row->move = move;
+    row->len = len;
+    row->off = r->used;
+    row->value = value;
+    memcpy(r->pool + r->used, sight, (size_t)len * sizeof(int16_t));
+    r->used += (size_t)len;
+    return 0;
+}
+
+/* From c->pos after root move `cand`, follow the deal to the bot's next choice: forced
+ * moves as they come, other seats' choices weighed as in expected(), then every move of
+ * the bot valued as evaluate_moves() does. Adds a row per (sight, move); -1 on failure
+ * (c->abort set). c->pos is left as it was. */
+static int
+walk(Ctx *c, Rows *out, int cand, int16_t *sight, int len, double chance, int *exact)
+{
+    const Spec *s = c->s;
+    Pos *p = &c->pos;
+    Undo u;
+    int16_t moves[MAX_MOVES];
+    if (p->status != PLAYING) {
+        if (add_row(out, cand, sight, len, PASS, chance * value(s, p)) < 0) {
+            c->abort = ABORT_MEMORY;
+            return -1;
+        }
+        return 0;
+    }
+    if (p->passes >= s->players) {
+        c->abort = ABORT_STUCK;
+        return -1;
+    }
+    if (len + 2 > MAX_SIGHT) {  /* cannot happen: every move adds a tile or a pass */
+        c->abort = ABORT_STUCK;
+        return -1;
+    }
+    const int n = gen_moves(c, p, moves);
+    const int mine = s->side_of[p->to_move] == s->side;
+    if (mine && moves[0] >= 0) {
+        double values[MAX_MOVES];
+        *exact = evaluate_moves(c, moves, n, *exact, values);
+        if (c->abort)
+            return -1;
+        for (int i = 0; i < n; i++)
+            if (add_row(out, cand, sight, len, moves[i], chance * values[i]) < 0) {
+                c->abort = ABORT_MEMORY;
+                return -1;
+            }
+        return 0;
+    }
+    if (n == 1) {
+        int k = len;
+        sight[k++] = moves[0];
+        if (moves[0] == DRAW && mine)
+            sight[k++] = (int16_t)c->bone[p->drawn];
+        play(c, p, moves[0], &u);
+        const int r = walk(c, out, cand, sight, k, chance, exact);
+        undo(c, p, &u);
+        return r;
+    }
+    const double beta_seat = s->betas[p->to_move], double_seat = s->doubles[p->to_move];
+    double scores[MAX_MOVES], top = -INFINITY, weight_sum = 0.0;
+    for (int i = 0; i < n; i++) {
+        const int t = moves[i] >> 2;
+        scores[i] = beta_seat * (double)s->pips[t] + (s->high[t] == s->low[t] ? double_seat : 0.0);
+        if (scores[i] > top)
+            top = scores[i];
+    }
+    for (int i = 0; i < n; i++) {
+        scores[i] = exp(scores[i] - top);
+        if (scores[i] >= MIN_WEIGHT)
+            weight_sum += scores[i];
+    }
+    for (int i = 0; i < n; i++) {
+        if (scores[i] < MIN_WEIGHT)
+            continue;
+        sight[len] = moves[i];
+        play(c, p, moves[i], &u);
+        const int r = walk(c, out, cand, sight, len + 1, chance * scores[i] / weight_sum,
+                           exact);
+        undo(c, p, &u);
+        if (r < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* evaluate_next's work: each root move, then walk(). */
+static int
+walk_roots(Ctx *c, const int16_t *moves, int n, int exact, Rows *out)
+{
+    int16_t sight[MAX_SIGHT];
+    Undo u;
+    for (int i = 0; i < n; i++) {
+        play(c, &c->pos, moves[i], &u);
+        const int r = walk(c, out, i, sight, 0, 1.0, &exact);
+        undo(c, &c->pos, &u);
+        if (r < 0)
+            break;
     }
     return exact;
 }
@@ -826,17 +977,17 @@ spec_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     static char *keywords[] = {
         "top", "sides", "side", "draw", "reserve", "call_block", "first_double",
         "score_kind", "scores", "target", "points_weight", "game_weight", "model_opponents",
-        "betas", "node_limit", NULL};
+        "betas", "node_limit", "doubles", NULL};
     int top, side, draw, reserve, call_block, first_double, score_kind, model;
     long long target, node_limit;
     double points_weight, game_weight;
-    PyObject *sides_arg, *scores_arg, *betas_arg, *sides = NULL, *scores = NULL,
-             *betas = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iOipippiOLddpOL:Spec", keywords, &top,
+    PyObject *sides_arg, *scores_arg, *betas_arg, *doubles_arg = NULL, *sides = NULL,
+             *scores = NULL, *betas = NULL, *doubles = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iOipippiOLddpOL|O:Spec", keywords, &top,
                                      &sides_arg, &side, &draw, &reserve, &call_block,
                                      &first_double, &score_kind, &scores_arg, &target,
                                      &points_weight, &game_weight, &model, &betas_arg,
-                                     &node_limit))
+                                     &node_limit, &doubles_arg))
         return NULL;
     if (top < 0 || top > MAX_TOP) {
         PyErr_Format(PyExc_ValueError, "top must be from 0 to %d, not %d", MAX_TOP, top);
@@ -873,6 +1024,11 @@ spec_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     betas = read_sequence(betas_arg, "betas", s->players, s->players);
     if (betas == NULL)
         goto fail;
+    if (doubles_arg != NULL) {
+        doubles = read_sequence(doubles_arg, "doubles", s->players, s->players);
+        if (doubles == NULL)
+            goto fail;
+    }
     if (side < 0 || side >= s->n_sides) {
         PyErr_Format(PyExc_ValueError, "side must be from 0 to %d, not %d", s->n_sides - 1,
                      side);
@@ -885,28 +1041,34 @@ spec_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     for (int seat = 0; seat < s->players; seat++)
         if (read_small(PyTuple_GET_ITEM(sides, seat), "a seat's side", 0, s->n_sides - 1,
                        &s->side_of[seat]) < 0
-            || read_double(PyTuple_GET_ITEM(betas, seat), "a beta", 0.0, &s->betas[seat]) < 0)
+            || read_double(PyTuple_GET_ITEM(betas, seat), "a beta", 0.0, &s->betas[seat]) < 0
+            || (doubles != NULL && read_double(PyTuple_GET_ITEM(doubles, seat),
+                                               "a double bonus", 0.0,
+                                               &s->doubles[seat]) < 0))
             goto fail;
     Py_DECREF(sides);
     Py_DECREF(scores);
     Py_DECREF(betas);
+    Py_XDECREF(doubles);
     return (PyObject *)s;
 
 fail:
     Py_XDECREF(sides);
     Py_XDECREF(scores);
     Py_XDECREF(betas);
+    Py_XDECREF(doubles);
     Py_DECREF(s);
     return NULL;
 }
 
 PyDoc_STRVAR(spec_doc,
 "Spec(top, sides, side, draw, reserve, call_block, first_double, score_kind, scores,\n"
-"     target, points_weight, game_weight, model_opponents, betas, node_limit)\n\n"
+"     target, points_weight, game_weight, model_opponents, betas, node_limit,\n"
+"     doubles=None)\n\n"
 "The constants of one decision, checked and laid out once: the set's top number, each\n"
 "seat's side, the bot's side, the rules that decide moves, the value of a hand (score\n"
 "rule 0 others-minus-own or 1 others, each side's game score, the target, the weights),\n"
-"the opponent model (per-seat betas) and the node limit of one exact solve.");
+"the opponent model (per-seat betas and double bonuses, zero by default) and the node limit of one exact solve.");
 
 static PyTypeObject SpecType = {
     PyVarObject_HEAD_INIT(NULL, 0)
@@ -1015,12 +1177,15 @@ PyDoc_STRVAR(evaluate_doc,
 "`exact` still holds (no solve ran out of nodes). The position's\n"
 "fields are those of bones.ai.position.Position, hands and placed as int masks.");
 
-static PyObject *
-search_evaluate(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+/* The arguments common to evaluate and evaluate_next, checked: a context holding the
+ * position, with its generator seeded, and the given moves (each legal there). NULL with
+ * an exception set on bad input. */
+static Ctx *
+prepare(PyObject *const *args, Py_ssize_t nargs, const char *name, int16_t *given, int *n_out,
+        int *exact_out)
 {
-    (void)module;
     if (nargs != 14) {
-        PyErr_Format(PyExc_TypeError, "evaluate takes 14 arguments, not %zd", nargs);
+        PyErr_Format(PyExc_TypeError, "%s takes 14 arguments, not %zd", name, nargs);
         return NULL;
     }
     if (!PyObject_TypeCheck(args[0], &SpecType)) {
@@ -1029,9 +1194,8 @@ search_evaluate(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     }
     const Spec *s = (const Spec *)args[0];
-    PyObject *moves_arg = NULL, *values_out = NULL;
-    int16_t root[MAX_MOVES], given[MAX_MOVES];
-    double values[MAX_MOVES];
+    PyObject *moves_arg = NULL;
+    int16_t root[MAX_MOVES];
     int exact = PyObject_IsTrue(args[12]);
     if (exact < 0)
         return NULL;
@@ -1044,8 +1208,10 @@ search_evaluate(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     if (PyErr_Occurred())
         return NULL;
     Ctx *c = PyMem_RawMalloc(sizeof(Ctx));
-    if (c == NULL)
-        return PyErr_NoMemory();
+    if (c == NULL) {
+        PyErr_NoMemory();
+        return NULL;
+    }
     c->s = s;
     c->table = NULL;
     c->mv = NULL;
@@ -1070,21 +1236,52 @@ search_evaluate(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         }
         given[i] = (int16_t)move;
     }
+    Py_DECREF(moves_arg);
     uint64_t x = seed;
     for (int k = 0; k < 4; k++)
         c->rng[k] = splitmix64(&x);
-    Py_BEGIN_ALLOW_THREADS
-    exact = evaluate_moves(c, given, n, exact, values);
-    Py_END_ALLOW_THREADS
+    *n_out = n;
+    *exact_out = exact;
+    return c;
+
+fail:
+    Py_XDECREF(moves_arg);
+    free_ctx(c);
+    return NULL;
+}
+
+/* The error for a search that stopped on bad input or memory, or 0 if it did not. */
+static int
+search_failed(const Ctx *c)
+{
     if (c->abort == ABORT_MEMORY) {
         PyErr_NoMemory();
-        goto fail;
+        return -1;
     }
     if (c->abort == ABORT_STUCK) {
         PyErr_SetString(PyExc_ValueError, "the hand cannot end: every seat passes in turn "
                         "(the position should have been blocked)");
-        goto fail;
+        return -1;
     }
+    return 0;
+}
+
+static PyObject *
+search_evaluate(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    int16_t given[MAX_MOVES];
+    double values[MAX_MOVES];
+    int n, exact;
+    PyObject *values_out = NULL;
+    Ctx *c = prepare(args, nargs, "evaluate", given, &n, &exact);
+    if (c == NULL)
+        return NULL;
+    Py_BEGIN_ALLOW_THREADS
+    exact = evaluate_moves(c, given, n, exact, values);
+    Py_END_ALLOW_THREADS
+    if (search_failed(c) < 0)
+        goto fail;
     values_out = PyTuple_New(n);
     if (values_out == NULL)
         goto fail;
@@ -1095,19 +1292,73 @@ search_evaluate(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         PyTuple_SET_ITEM(values_out, i, v);
     }
     const long long steps = c->steps;
-    Py_DECREF(moves_arg);
     free_ctx(c);
     return Py_BuildValue("(NLN)", values_out, steps, PyBool_FromLong(exact));
 
 fail:
-    Py_XDECREF(moves_arg);
     Py_XDECREF(values_out);
+    free_ctx(c);
+    return NULL;
+}
+
+PyDoc_STRVAR(evaluate_next_doc,
+"evaluate_next(spec, hands, boneyard, drawn, to_move, arms, spinner, waiting, placed,\n"
+"              opening, status, moves, exact, seed) -> (rows, steps, exact)\n\n"
+"For each root move (index i of `moves`): play it, then follow the deal to the next choice\n"
+"of spec's side: forced draws and passes as they come, other sides' choices weighed as\n"
+"the exact search weighs them (betas and double bonuses). There, value each legal move as\n"
+"evaluate does. rows holds (i, sight, move, value) for each: sight is bytes, the moves\n"
+"seen on the way as native int16 (another seat's draw as -1 alone, the side's own as -1\n"
+"and the tile drawn); value is the chance of that way in this deal times the move's\n"
+"value. A hand that ends first gives one row with move -2 (PASS) and its value. steps and\n"
+"exact are as for evaluate.");
+
+static PyObject *
+search_evaluate_next(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    int16_t given[MAX_MOVES];
+    int n, exact;
+    Rows rows = {NULL, 0, 0, NULL, 0, 0};
+    PyObject *out = NULL;
+    Ctx *c = prepare(args, nargs, "evaluate_next", given, &n, &exact);
+    if (c == NULL)
+        return NULL;
+    Py_BEGIN_ALLOW_THREADS
+    exact = walk_roots(c, given, n, exact, &rows);
+    Py_END_ALLOW_THREADS
+    if (search_failed(c) < 0)
+        goto fail;
+    out = PyTuple_New((Py_ssize_t)rows.n);
+    if (out == NULL)
+        goto fail;
+    for (size_t i = 0; i < rows.n; i++) {
+        const Row *r = &rows.rows[i];
+        PyObject *row = Py_BuildValue(
+            "(iy#id)", r->cand, (const char *)(rows.pool + r->off),
+            (Py_ssize_t)((size_t)r->len * sizeof(int16_t)), r->move, r->value);
+        if (row == NULL)
+            goto fail;
+        PyTuple_SET_ITEM(out, (Py_ssize_t)i, row);
+    }
+    const long long steps = c->steps;
+    PyMem_RawFree(rows.rows);
+    PyMem_RawFree(rows.pool);
+    free_ctx(c);
+    return Py_BuildValue("(NLN)", out, steps, PyBool_FromLong(exact));
+
+fail:
+    Py_XDECREF(out);
+    PyMem_RawFree(rows.rows);
+    PyMem_RawFree(rows.pool);
     free_ctx(c);
     return NULL;
 }
 
 static PyMethodDef search_methods[] = {
     {"evaluate", (PyCFunction)(void (*)(void))search_evaluate, METH_FASTCALL, evaluate_doc},
+    {"evaluate_next", (PyCFunction)(void (*)(void))search_evaluate_next, METH_FASTCALL,
+     evaluate_next_doc},
     {NULL, NULL, 0, NULL},
 };
 

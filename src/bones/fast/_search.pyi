@@ -20,6 +20,7 @@ class Spec:
         model_opponents: bool,
         betas: Sequence[float],
         node_limit: int,
+        doubles: Sequence[float] | None = None,
     ) -> Spec: ...
 
 def evaluate(
@@ -39,3 +40,21 @@ def evaluate(
     seed: int,
     /,
 ) -> tuple[tuple[float, ...], int, bool]: ...
+
+def evaluate_next(
+    spec: Spec,
+    hands: Sequence[int],
+    boneyard: Sequence[int],
+    drawn: int,
+    to_move: int,
+    arms: Sequence[int],
+    spinner: int,
+    waiting: int,
+    placed: int,
+    opening: int,
+    status: int,
+    moves: Sequence[int],
+    exact: bool,
+    seed: int,
+    /,
+) -> tuple[tuple[tuple[int, bytes, int, float], ...], int, bool]: ...

@@ -57,7 +57,8 @@ class SearchSpec:
     ``sign * (1 + points_weight * points)``, plus ``sign * game_weight`` if it takes the
     winner to ``target``, with ``sign`` +1 when ``side`` wins, -1 when another side does, and 0
     for a tie. With ``model_opponents`` the other sides' turns are an expectation over their
-    plays, weighted by ``exp(betas[seat] * pips)``; without, they minimise. ``node_limit`` is
+    plays, weighted by ``exp(betas[seat] * pips)`` (times ``exp(doubles[seat])`` for a double,
+    since players who know the game shed doubles first); without, they minimise. ``node_limit`` is
     the nodes one exact solve may visit before the rest of the deal is played out instead.
     """
 
@@ -76,6 +77,8 @@ class SearchSpec:
     model_opponents: bool
     betas: tuple[float, ...]
     node_limit: int
+    #: Per seat, the log-odds bonus of playing a double (empty: none for any seat).
+    doubles: tuple[float, ...] = ()
     #: The C form (``_search.Spec``), or ``None`` without the extension.
     packed: _search.Spec | None = field(init=False, repr=False, compare=False)
 
@@ -87,19 +90,27 @@ class SearchSpec:
                              f"not {len(self.betas)}")
         if not all(math.isfinite(b) and b >= 0 for b in self.betas):
             raise ValueError(f"betas must be finite and at least 0, not {self.betas!r}")
+        if not self.doubles:
+            object.__setattr__(self, "doubles", (0.0,) * len(self.sides))
+        if len(self.doubles) != len(self.sides):
+            raise ValueError(f"doubles needs one bonus per seat ({len(self.sides)}), "
+                             f"not {len(self.doubles)}")
+        if not all(math.isfinite(d) and d >= 0 for d in self.doubles):
+            raise ValueError(f"doubles must be finite and at least 0, not {self.doubles!r}")
         packed = None
         if _search is not None:
             packed = _search.Spec(
                 self.top, self.sides, self.side, self.draw, self.reserve, self.call_block,
                 self.first_double, SCORE[self.score], self.scores, self.target,
                 self.points_weight, self.game_weight, self.model_opponents, self.betas,
-                self.node_limit)
+                self.node_limit, self.doubles)
         object.__setattr__(self, "packed", packed)
 
     @classmethod
     def for_rules(cls, rules: Rules, seat: int, scores: Sequence[int], *,
                   betas: Sequence[float], model_opponents: bool, node_limit: int,
-                  points_weight: float, game_weight: float) -> SearchSpec:
+                  points_weight: float, game_weight: float,
+                  doubles: Sequence[float] = ()) -> SearchSpec:
         """The spec of ``seat``'s decisions under ``rules`` (what ``Judge`` derives)."""
         return cls(
             top=rules.set,
@@ -117,6 +128,7 @@ class SearchSpec:
             model_opponents=model_opponents,
             betas=tuple(betas),
             node_limit=node_limit,
+            doubles=tuple(doubles),
         )
 
 
@@ -140,3 +152,26 @@ def evaluate(spec: SearchSpec, hands: Sequence[int], boneyard: Sequence[int], dr
         raise RuntimeError(MISSING)
     return _search.evaluate(spec.packed, hands, boneyard, drawn, to_move, arms, spinner,
                             waiting, placed, opening, status, moves, exact, seed)
+
+
+def evaluate_next(spec: SearchSpec, hands: Sequence[int], boneyard: Sequence[int], drawn: int,
+                  to_move: int, arms: Sequence[int], spinner: int, waiting: int, placed: int,
+                  opening: int, status: int, moves: Sequence[int], exact: bool, seed: int,
+                  ) -> tuple[tuple[tuple[int, bytes, int, float], ...], int, bool]:
+    """Value the bot's next turn after each of ``moves``, as what it will have seen then.
+
+    For each move ``i``: play it, then follow the deal to the next choice of ``spec.side``:
+    forced draws and passes as they come, the other sides' choices weighed as the exact
+    search weighs them. There every legal move is valued as ``evaluate`` values a move.
+    Returns rows ``(i, sight, move, value)``: ``sight`` (bytes, comparable and hashable)
+    stands for the moves seen on the way, with another seat's draw seen only as a draw and
+    the side's own draws with their tiles; ``value`` is the chance of that way in this deal
+    times the move's value. A hand that ends first gives one row with ``move`` ``PASS``
+    (-2). Summed over deals per (``i``, ``sight``), the best ``move`` of each sight is the
+    one the bot can really choose, not knowing the deal. ``steps`` and ``exact`` are as
+    for ``evaluate``; so are the position's fields and the errors raised.
+    """
+    if spec.packed is None:
+        raise RuntimeError(MISSING)
+    return _search.evaluate_next(spec.packed, hands, boneyard, drawn, to_move, arms, spinner,
+                                 waiting, placed, opening, status, moves, exact, seed)
