@@ -93,7 +93,8 @@ def c_path(rules: Rules, exact: bool) -> Callable[[Deal], int]:
             specs[seat] = SearchSpec.for_rules(
                 rules, seat, (0,) * rules.sides, betas=[expert.BETA] * rules.players,
                 model_opponents=expert.MODEL_OPPONENTS, node_limit=expert.NODE_LIMIT,
-                points_weight=expert.POINTS_WEIGHT, game_weight=expert.GAME_WEIGHT)
+                points_weight=expert.POINTS_WEIGHT, game_weight=expert.GAME_WEIGHT,
+                doubles=[expert.DOUBLE] * rules.players)
         evaluate(specs[seat], pos.hands, pos.boneyard, pos.drawn, pos.to_move, pos.arms,
                  pos.spinner, pos.waiting, pos.placed, pos.opening, pos.status, moves,
                  exact, rng.getrandbits(64))

@@ -22,7 +22,7 @@ from bones.fast import search
 
 def _reference(judge: Judge, pos: Position, model: bool) -> float:
     """Plain full-width search: the side maximises; the others minimise, or with ``model``
-    choose by weights exp(BETA * pips) (an expectation)."""
+    choose by weights exp(BETA * pips), times exp(DOUBLE) for a double (an expectation)."""
     if pos.status != PLAYING:
         return judge.value(pos)
     moves = pos.moves()
@@ -35,7 +35,10 @@ def _reference(judge: Judge, pos: Position, model: bool) -> float:
         return max(values)
     if not model:
         return min(values)
-    weights = [math.exp(expert.BETA * pos.set.pips[m >> 2]) for m in moves]
+    tiles = pos.set
+    weights = [math.exp(expert.BETA * tiles.pips[m >> 2]
+                        + (expert.DOUBLE if tiles.high[m >> 2] == tiles.low[m >> 2] else 0.0))
+               for m in moves]
     return sum(w * v for w, v in zip(weights, values, strict=True)) / sum(weights)
 
 
@@ -100,6 +103,7 @@ def _expert_game(rules, backend: str, seed: int) -> list[Play]:
 @pytest.mark.parametrize("backend", ["python", "c"])
 @pytest.mark.parametrize(("preset", "options"), [
     ("block", {}), ("draw", {}), ("draw", {"players": 3}),
+    ("pool", {"spinner": "first-double", "set": 9}),
     ("pool", {"players": 4, "spinner": "first-double"}),
     ("block", {"players": 4, "partnerships": True, "hand_size": 7}),
     ("pagat-draw", {"set": 9, "hand_size": 7, "players": 4}),

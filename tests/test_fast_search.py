@@ -23,7 +23,7 @@ from bones.engine.game import deal_hand, new_game
 from bones.engine.rules import PRESETS, Rules
 from bones.engine.state import HandState, apply_unchecked
 from bones.fast import search
-from bones.fast.search import SearchSpec, available, evaluate
+from bones.fast.search import SearchSpec, available, evaluate, evaluate_next
 
 
 @pytest.fixture(autouse=True)
@@ -558,20 +558,23 @@ def _args(spec: SearchSpec, pos: Position) -> list[object]:
     (11, [-3], ValueError),
     (13, "seed", TypeError),
 ])
-def test_bad_input_raises_instead_of_crashing(index, bad, error):
+@pytest.mark.parametrize("entry", ["evaluate", "evaluate_next"])
+def test_bad_input_raises_instead_of_crashing(index, bad, error, entry):
     spec, pos, _ = _good()
     args = _args(spec, pos)
     from bones.fast import _search
 
-    _search.evaluate(*args)  # the good arguments are accepted
+    call = getattr(_search, entry)
+    call(*args)  # the good arguments are accepted
     args[index] = bad
     with pytest.raises(error):
-        _search.evaluate(*args)
+        call(*args)
     with pytest.raises(TypeError):
-        _search.evaluate(*args[:-1])
+        call(*args[:-1])
 
 
-def test_a_position_with_a_tile_in_two_places_is_refused():
+@pytest.mark.parametrize("entry", ["evaluate", "evaluate_next"])
+def test_a_position_with_a_tile_in_two_places_is_refused(entry):
     spec, pos, _ = _good()
     args = _args(spec, pos)
     from bones.fast import _search
@@ -584,10 +587,11 @@ def test_a_position_with_a_tile_in_two_places_is_refused():
         bad = list(args)
         bad[where] = changed
         with pytest.raises(ValueError):
-            _search.evaluate(*bad)
+            getattr(_search, entry)(*bad)
 
 
-def test_a_hand_that_cannot_end_is_refused_not_played_forever():
+@pytest.mark.parametrize("entry", [evaluate, evaluate_next])
+def test_a_hand_that_cannot_end_is_refused_not_played_forever(entry):
     """Every seat must pass and nobody can ever play: the engine would have blocked it."""
     rules = PRESETS["block"]
     spec = _spec(rules, random.Random(0), True)
@@ -596,8 +600,8 @@ def test_a_hand_that_cannot_end_is_refused_not_played_forever():
     hands = [1 << one_zero, 1 << two_zero]
     for exact in (False, True):
         with pytest.raises(ValueError, match="cannot end"):
-            evaluate(spec, hands, [], 0, 0, [6, 6, -1, -1], -1, 0, 1 << six_six, -1,
-                     PLAYING, [-2], exact, 0)
+            entry(spec, hands, [], 0, 0, [6, 6, -1, -1], -1, 0, 1 << six_six, -1,
+                  PLAYING, [-2], exact, 0)
 
 
 def test_spec_checks_its_fields():
