@@ -22,6 +22,7 @@ from bones.engine.view import observe
 
 RULE_SETS: dict[str, Rules] = {
     "2-player Block": PRESETS["block"],
+    "2-player Draw": PRESETS["draw"],
     "3-player Draw": PRESETS["draw"].replace(players=3),
     "4-player partnership Block (7 each)": PRESETS["block"].replace(
         players=4, partnerships=True, hand_size=7),

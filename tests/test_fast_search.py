@@ -14,6 +14,7 @@ import dataclasses
 import math
 import random
 import threading
+from functools import partial
 
 import pytest
 
@@ -561,7 +562,7 @@ def _args(spec: SearchSpec, pos: Position) -> list[object]:
 @pytest.mark.parametrize("entry", ["evaluate", "evaluate_next"])
 def test_bad_input_raises_instead_of_crashing(index, bad, error, entry):
     spec, pos, _ = _good()
-    args = _args(spec, pos)
+    args = _args(spec, pos) + ([10**9] if entry == "evaluate_next" else [])
     from bones.fast import _search
 
     call = getattr(_search, entry)
@@ -576,7 +577,7 @@ def test_bad_input_raises_instead_of_crashing(index, bad, error, entry):
 @pytest.mark.parametrize("entry", ["evaluate", "evaluate_next"])
 def test_a_position_with_a_tile_in_two_places_is_refused(entry):
     spec, pos, _ = _good()
-    args = _args(spec, pos)
+    args = _args(spec, pos) + ([10**9] if entry == "evaluate_next" else [])
     from bones.fast import _search
 
     hands = list(pos.hands)
@@ -590,7 +591,7 @@ def test_a_position_with_a_tile_in_two_places_is_refused(entry):
             getattr(_search, entry)(*bad)
 
 
-@pytest.mark.parametrize("entry", [evaluate, evaluate_next])
+@pytest.mark.parametrize("entry", [evaluate, partial(evaluate_next, budget=10**9)])
 def test_a_hand_that_cannot_end_is_refused_not_played_forever(entry):
     """Every seat must pass and nobody can ever play: the engine would have blocked it."""
     rules = PRESETS["block"]
@@ -660,3 +661,21 @@ def test_without_extension_specs_are_still_made_and_evaluate_says_why(monkeypatc
     assert spec.packed is None
     with pytest.raises(RuntimeError, match="not built"):
         evaluate(spec, [1, 2], [], 0, 0, [-1] * 4, -1, 0, 0, -1, PLAYING, [0], True, 0)
+
+
+def test_the_next_turn_walk_stops_solving_once_its_budget_is_spent():
+    """One ``evaluate_next`` call walks many positions; past its budget it plays out instead
+    of solving, so a decision's budget is overrun by one solve at most."""
+    rules = PRESETS["draw"]
+    rng = random.Random(3)
+    for state in _states(rules, rng, 12, 6):
+        pos = Position.from_state(state)
+        spec = _spec(rules, rng, True, seat=state.to_move)
+        args = (spec, pos.hands, pos.boneyard, pos.drawn, pos.to_move, pos.arms, pos.spinner,
+                pos.waiting, pos.placed, pos.opening, pos.status, pos.moves(), True, 1)
+        rows, steps, exact = evaluate_next(*args, budget=10**12)
+        assert exact and rows
+        # with no budget nothing is solved: only playouts, each a few steps
+        cheap_rows, cheap_steps, cheap_exact = evaluate_next(*args, budget=0)
+        assert not cheap_exact and cheap_steps < steps
+        assert [r[:3] for r in cheap_rows] == [r[:3] for r in rows]

@@ -148,6 +148,7 @@ class ExpertBot:
         made = decisions(view) if self.inference else ()
         judge = Judge(view.rules, view.seat, view.scores)
         judge.deal_cost = self.deal_per_seat * view.rules.players
+        judge.limit = self.steps
         kinds = self._read_kinds(view, beliefs, made, judge) if made else None
         deals: Deals
         if self.backend == "python":
@@ -384,7 +385,7 @@ class NextTurnDeals(CDeals):
         rows, steps, exact = search.evaluate_next(
             self.spec, masks, [index[t] for t in boneyard], 0, p.to_move, p.arms, p.spinner,
             p.waiting, p.placed, p.opening, p.status, self.moves, self.exact,
-            self.rng.getrandbits(63))
+            self.rng.getrandbits(63), max(0, self.judge.limit - self.judge.steps))
         self.judge.steps += steps + C_CALL_COST
         self.exact = exact
         sights = self.sights
@@ -418,6 +419,9 @@ class Judge:
         #: at ``deal_cost`` steps each.
         self.steps = 0
         self.deal_cost = 0
+        #: The steps the decision may spend (a search that walks many positions in one
+        #: call stops solving there).
+        self.limit = 1 << 62
 
     def value(self, pos: Position) -> float:
         """The value of a finished hand."""

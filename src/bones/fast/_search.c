@@ -120,6 +120,7 @@ typedef struct {
     /* playouts */
     uint64_t rng[4];
     long long steps;
+    long long budget;  /* evaluate_next: steps after which it stops solving */
 } Ctx;
 
 /* ---- small helpers ---------------------------------------------------------------------- */
@@ -782,6 +783,8 @@ walk(Ctx *c, Rows *out, int cand, int16_t *sight, int len, double chance, int *e
     const int mine = s->side_of[p->to_move] == s->side;
     if (mine && moves[0] >= 0) {
         double values[MAX_MOVES];
+        if (c->steps >= c->budget)
+            *exact = 0;  /* the budget is spent: play the rest out, which is cheap */
         *exact = evaluate_moves(c, moves, n, *exact, values);
         if (c->abort)
             return -1;
@@ -1181,11 +1184,11 @@ PyDoc_STRVAR(evaluate_doc,
  * position, with its generator seeded, and the given moves (each legal there). NULL with
  * an exception set on bad input. */
 static Ctx *
-prepare(PyObject *const *args, Py_ssize_t nargs, const char *name, int16_t *given, int *n_out,
-        int *exact_out)
+prepare(PyObject *const *args, Py_ssize_t nargs, Py_ssize_t wanted, const char *name,
+        int16_t *given, int *n_out, int *exact_out)
 {
-    if (nargs != 14) {
-        PyErr_Format(PyExc_TypeError, "%s takes 14 arguments, not %zd", name, nargs);
+    if (nargs != wanted) {
+        PyErr_Format(PyExc_TypeError, "%s takes %zd arguments, not %zd", name, wanted, nargs);
         return NULL;
     }
     if (!PyObject_TypeCheck(args[0], &SpecType)) {
@@ -1218,6 +1221,7 @@ prepare(PyObject *const *args, Py_ssize_t nargs, const char *name, int16_t *give
     c->gen = 0;
     c->abort = ABORT_NONE;
     c->steps = 0;
+    c->budget = 0;
     if (read_position(c, args) < 0)
         goto fail;
     moves_arg = read_sequence(args[11], "moves", 0, MAX_MOVES);
@@ -1274,7 +1278,7 @@ search_evaluate(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     double values[MAX_MOVES];
     int n, exact;
     PyObject *values_out = NULL;
-    Ctx *c = prepare(args, nargs, "evaluate", given, &n, &exact);
+    Ctx *c = prepare(args, nargs, 14, "evaluate", given, &n, &exact);
     if (c == NULL)
         return NULL;
     Py_BEGIN_ALLOW_THREADS
@@ -1303,7 +1307,7 @@ fail:
 
 PyDoc_STRVAR(evaluate_next_doc,
 "evaluate_next(spec, hands, boneyard, drawn, to_move, arms, spinner, waiting, placed,\n"
-"              opening, status, moves, exact, seed) -> (rows, steps, exact)\n\n"
+"              opening, status, moves, exact, seed, budget) -> (rows, steps, exact)\n\n"
 "For each root move (index i of `moves`): play it, then follow the deal to the next choice\n"
 "of spec's side: forced draws and passes as they come, other sides' choices weighed as\n"
 "the exact search weighs them (betas and double bonuses). There, value each legal move as\n"
@@ -1311,7 +1315,9 @@ PyDoc_STRVAR(evaluate_next_doc,
 "seen on the way as native int16 (another seat's draw as -1 alone, the side's own as -1\n"
 "and the tile drawn); value is the chance of that way in this deal times the move's\n"
 "value. A hand that ends first gives one row with move -2 (PASS) and its value. steps and\n"
-"exact are as for evaluate.");
+"exact are as for evaluate, except that once `budget` steps are spent the rest of the call\n"
+"plays out instead of solving (and exact comes back false), so one call cannot run far\n"
+"past the caller's budget.");
 
 static PyObject *
 search_evaluate_next(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
@@ -1321,9 +1327,13 @@ search_evaluate_next(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     int n, exact;
     Rows rows = {NULL, 0, 0, NULL, 0, 0};
     PyObject *out = NULL;
-    Ctx *c = prepare(args, nargs, "evaluate_next", given, &n, &exact);
+    Ctx *c = prepare(args, nargs, 15, "evaluate_next", given, &n, &exact);
     if (c == NULL)
         return NULL;
+    if (read_int(args[14], "budget", 0, 1LL << 62, &c->budget) < 0) {
+        free_ctx(c);
+        return NULL;
+    }
     Py_BEGIN_ALLOW_THREADS
     exact = walk_roots(c, given, n, exact, &rows);
     Py_END_ALLOW_THREADS

@@ -56,5 +56,6 @@ def evaluate_next(
     moves: Sequence[int],
     exact: bool,
     seed: int,
+    budget: int,
     /,
 ) -> tuple[tuple[tuple[int, bytes, int, float], ...], int, bool]: ...

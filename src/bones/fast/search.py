@@ -157,7 +157,7 @@ def evaluate(spec: SearchSpec, hands: Sequence[int], boneyard: Sequence[int], dr
 def evaluate_next(spec: SearchSpec, hands: Sequence[int], boneyard: Sequence[int], drawn: int,
                   to_move: int, arms: Sequence[int], spinner: int, waiting: int, placed: int,
                   opening: int, status: int, moves: Sequence[int], exact: bool, seed: int,
-                  ) -> tuple[tuple[tuple[int, bytes, int, float], ...], int, bool]:
+                  budget: int) -> tuple[tuple[tuple[int, bytes, int, float], ...], int, bool]:
     """Value the bot's next turn after each of ``moves``, as what it will have seen then.
 
     For each move ``i``: play it, then follow the deal to the next choice of ``spec.side``:
@@ -169,9 +169,12 @@ def evaluate_next(spec: SearchSpec, hands: Sequence[int], boneyard: Sequence[int
     times the move's value. A hand that ends first gives one row with ``move`` ``PASS``
     (-2). Summed over deals per (``i``, ``sight``), the best ``move`` of each sight is the
     one the bot can really choose, not knowing the deal. ``steps`` and ``exact`` are as
-    for ``evaluate``; so are the position's fields and the errors raised.
+    for ``evaluate``; so are the position's fields and the errors raised. One call walks
+    many positions, so once it has spent ``budget`` steps it stops solving and plays the
+    rest out (``exact`` then comes back false): a caller's budget is never overrun by more
+    than one solve.
     """
     if spec.packed is None:
         raise RuntimeError(MISSING)
     return _search.evaluate_next(spec.packed, hands, boneyard, drawn, to_move, arms, spinner,
-                                 waiting, placed, opening, status, moves, exact, seed)
+                                 waiting, placed, opening, status, moves, exact, seed, budget)
