@@ -32,6 +32,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include <limits.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -682,6 +683,8 @@ evaluate_moves(Ctx *c, const int16_t *moves, int n, int exact, double *values)
         double v = 0.0;
         int solved = 0;
         play(c, &c->pos, moves[i], &u);
+        if (exact && c->steps >= c->budget)
+            exact = 0;  /* the caller's budget is spent: play the rest out, which is cheap */
         if (exact) {
             solved = solve(c, &v) == 0;
             if (!solved) {
@@ -783,8 +786,6 @@ walk(Ctx *c, Rows *out, int cand, int16_t *sight, int len, double chance, int *e
     const int mine = s->side_of[p->to_move] == s->side;
     if (mine && moves[0] >= 0) {
         double values[MAX_MOVES];
-        if (c->steps >= c->budget)
-            *exact = 0;  /* the budget is spent: play the rest out, which is cheap */
         *exact = evaluate_moves(c, moves, n, *exact, values);
         if (c->abort)
             return -1;
@@ -1221,7 +1222,7 @@ prepare(PyObject *const *args, Py_ssize_t nargs, Py_ssize_t wanted, const char *
     c->gen = 0;
     c->abort = ABORT_NONE;
     c->steps = 0;
-    c->budget = 0;
+    c->budget = LLONG_MAX;  /* evaluate has none; evaluate_next reads its own */
     if (read_position(c, args) < 0)
         goto fail;
     moves_arg = read_sequence(args[11], "moves", 0, MAX_MOVES);
