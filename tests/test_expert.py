@@ -143,7 +143,7 @@ class _PythonNextTurn(expert.NextTurnDeals):
             row[PASS] = row.get(PASS, 0.0) + weight * judge.value(pos)
             return
         moves = pos.moves()
-        mine = judge.sides[pos.to_move] == self.side
+        mine = judge.sides[pos.to_move] == judge.side
         if mine and moves[0] >= 0:
             values, steps, exact = search.evaluate(
                 self.spec, pos.hands, pos.boneyard, pos.drawn, pos.to_move, pos.arms,
@@ -163,12 +163,7 @@ class _PythonNextTurn(expert.NextTurnDeals):
             self._walk(pos, sights, sight + seen, weight)
             pos.undo()
             return
-        tiles = pos.set
-        beta, bonus = judge.betas[pos.to_move], judge.doubles[pos.to_move]
-        scores = [beta * tiles.pips[t] + (bonus if tiles.high[t] == tiles.low[t] else 0.0)
-                  for t in (m >> 2 for m in moves)]
-        top = max(scores)
-        chances = [math.exp(x - top) for x in scores]
+        chances = judge.weights(pos, moves)
         total = sum(c for c in chances if c >= expert.NEGLIGIBLE)
         for move, chance in zip(moves, chances, strict=True):
             if chance < expert.NEGLIGIBLE:
@@ -217,6 +212,15 @@ def _both_ways(view, deals: int, seed: int) -> tuple[list[float], list[float]] |
     return out[0], out[1]
 
 
+def _exact_pairs(preset: str, held: int, deals: int):
+    """``_both_ways`` over late views of random hands, where every solve finished."""
+    for seed in range(6):
+        for view in _late_views(PRESETS[preset], seed, held):
+            both = _both_ways(view, deals, seed)
+            if both is not None:
+                yield both
+
+
 @pytest.mark.parametrize("preset", ["block", "draw"])
 def test_next_turn_search_of_one_deal_is_the_per_deal_solve(preset):
     """With one deal there is nothing to hide: deciding the next turn per sight is the
@@ -224,14 +228,9 @@ def test_next_turn_search_of_one_deal_is_the_per_deal_solve(preset):
     if not search.available():
         pytest.skip(search.MISSING)
     checked = 0
-    for seed in range(6):
-        for view in _late_views(PRESETS[preset], seed, 9):
-            both = _both_ways(view, 1, seed)
-            if both is None:
-                continue
-            per_deal, next_turn = both
-            assert next_turn == pytest.approx(per_deal, rel=0, abs=1e-9)
-            checked += 1
+    for per_deal, next_turn in _exact_pairs(preset, 9, 1):
+        assert next_turn == pytest.approx(per_deal, rel=0, abs=1e-9)
+        checked += 1
     assert checked >= 10
 
 
@@ -243,16 +242,11 @@ def test_next_turn_search_never_values_a_play_above_the_per_deal_solve(preset):
     if not search.available():
         pytest.skip(search.MISSING)
     lower = checked = 0
-    for seed in range(6):
-        for view in _late_views(PRESETS[preset], seed, 10):
-            both = _both_ways(view, 12, seed)
-            if both is None:
-                continue
-            per_deal, next_turn = both
-            checked += 1
-            for a, b in zip(per_deal, next_turn, strict=True):
-                assert b <= a + 1e-9
-                lower += b < a - 1e-9
+    for per_deal, next_turn in _exact_pairs(preset, 10, 12):
+        checked += 1
+        for a, b in zip(per_deal, next_turn, strict=True):
+            assert b <= a + 1e-9
+            lower += b < a - 1e-9
     assert checked >= 10 and lower > 0
 
 

@@ -345,12 +345,17 @@ class CDeals(PerDeal):
             node_limit=C_NODE_LIMIT, points_weight=POINTS_WEIGHT, game_weight=GAME_WEIGHT,
             doubles=judge.doubles)
 
-    def values(self, hands: list[tuple[Tile, ...]], boneyard: list[Tile]) -> list[float]:
+    def deal(self, hands: list[tuple[Tile, ...]], boneyard: list[Tile],
+             ) -> tuple[list[int], list[int], int, int, list[int], int, int, int, int, int]:
+        """The position arguments of the C search for this decision in one sampled deal."""
         index, p = self.index, self.public
-        masks = [sum(1 << index[t] for t in hand) for hand in hands]
+        return ([sum(1 << index[t] for t in hand) for hand in hands],
+                [index[t] for t in boneyard], 0, p.to_move, p.arms, p.spinner, p.waiting,
+                p.placed, p.opening, p.status)
+
+    def values(self, hands: list[tuple[Tile, ...]], boneyard: list[Tile]) -> list[float]:
         values, steps, exact = search.evaluate(
-            self.spec, masks, [index[t] for t in boneyard], 0, p.to_move, p.arms, p.spinner,
-            p.waiting, p.placed, p.opening, p.status, self.moves, self.exact,
+            self.spec, *self.deal(hands, boneyard), self.moves, self.exact,
             self.rng.getrandbits(63))
         self.judge.steps += steps + C_CALL_COST
         self.exact = exact  # off for the rest of the decision once a solve ran out of nodes
@@ -374,17 +379,13 @@ class NextTurnDeals(CDeals):
     def __init__(self, view: SeatView, judge: Judge, legal: Sequence[Play],
                  rng: random.Random) -> None:
         super().__init__(view, judge, legal, rng)
-        self.seat, self.side = view.seat, judge.side
         #: Per candidate: for each sight (the public moves up to the bot's next choice, its
         #: own draws with their tiles), the weighted value of each next move.
         self.sights: list[dict[object, dict[int, float]]] = [{} for _ in legal]
 
     def add(self, hands: list[tuple[Tile, ...]], boneyard: list[Tile], weight: float) -> None:
-        index, p = self.index, self.public
-        masks = [sum(1 << index[t] for t in hand) for hand in hands]
         rows, steps, exact = search.evaluate_next(
-            self.spec, masks, [index[t] for t in boneyard], 0, p.to_move, p.arms, p.spinner,
-            p.waiting, p.placed, p.opening, p.status, self.moves, self.exact,
+            self.spec, *self.deal(hands, boneyard), self.moves, self.exact,
             self.rng.getrandbits(63), max(0, self.judge.limit - self.judge.steps))
         self.judge.steps += steps + C_CALL_COST
         self.exact = exact
@@ -515,6 +516,16 @@ class Judge:
         table[key] = (best, -1 if best <= alpha else 1 if best >= beta else 0)
         return best
 
+    def weights(self, pos: Position, moves: list[int]) -> list[float]:
+        """How the seat to move is expected to choose among ``moves`` (plays): each
+        exp(score - best score), a play scoring beta * pips plus the seat's double bonus."""
+        tiles = pos.set
+        beta, bonus = self.betas[pos.to_move], self.doubles[pos.to_move]
+        scores = [beta * tiles.pips[t] + (bonus if tiles.high[t] == tiles.low[t] else 0.0)
+                  for t in (m >> 2 for m in moves)]
+        top = max(scores)
+        return [math.exp(score - top) for score in scores]
+
     def _expected(self, pos: Position, limit: int,
                   table: dict[tuple[object, ...], tuple[float, int]]) -> float:
         """An opponent's turn under the behaviour model: the mean over its plays, weighted
@@ -526,14 +537,8 @@ class Judge:
             value = self._search(pos, -math.inf, math.inf, limit, table)
             pos.undo()
             return value
-        tiles = pos.set
-        beta, bonus = self.betas[pos.to_move], self.doubles[pos.to_move]
-        scores = [beta * tiles.pips[t] + (bonus if tiles.high[t] == tiles.low[t] else 0.0)
-                  for t in (m >> 2 for m in moves)]
-        top = max(scores)
         total = weight_sum = 0.0
-        for move, score in zip(moves, scores, strict=True):
-            weight = math.exp(score - top)
+        for move, weight in zip(moves, self.weights(pos, moves), strict=True):
             if weight < NEGLIGIBLE:
                 continue
             pos.play(move)

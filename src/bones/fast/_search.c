@@ -532,6 +532,15 @@ state_key(const Pos *p)
 
 static double search(Ctx *c, double alpha, double beta, int depth);
 
+/* How the seat to move scores a play under its model: beta * pips, plus its double bonus
+ * for a double. Its weight among n plays is exp(score - the best score). */
+static inline double
+play_score(const Spec *s, int seat, int move)
+{
+    const int t = move >> 2;
+    return s->betas[seat] * (double)s->pips[t] + (s->high[t] == s->low[t] ? s->doubles[seat] : 0.0);
+}
+
 /* Judge._expected: an opponent's turn as the mean of its plays, weighted by
  * exp(beta[seat] * (pips - heaviest)), each with a full window; light plays left out. */
 static double
@@ -554,21 +563,17 @@ expected(Ctx *c, int depth)
         return v;
     }
     c->mv_top += (size_t)n;
-    const double beta_seat = s->betas[p->to_move], double_seat = s->doubles[p->to_move];
+    const int seat = p->to_move;
     double top = -INFINITY;
     for (int i = 0; i < n; i++) {
-        const int t = c->mv[base + i] >> 2;
-        const double score = beta_seat * (double)s->pips[t]
-                             + (s->high[t] == s->low[t] ? double_seat : 0.0);
+        const double score = play_score(s, seat, c->mv[base + i]);
         if (score > top)
             top = score;
     }
     double total = 0.0, weight_sum = 0.0;
     for (int i = 0; i < n; i++) {
         const int move = c->mv[base + i];
-        const int t = move >> 2;
-        const double weight = exp(beta_seat * (double)s->pips[t]
-                                  + (s->high[t] == s->low[t] ? double_seat : 0.0) - top);
+        const double weight = exp(play_score(s, seat, move) - top);
         if (weight < MIN_WEIGHT)
             continue;
         play(c, p, move, &u);
@@ -806,11 +811,9 @@ walk(Ctx *c, Rows *out, int cand, int16_t *sight, int len, double chance, int *e
         undo(c, p, &u);
         return r;
     }
-    const double beta_seat = s->betas[p->to_move], double_seat = s->doubles[p->to_move];
     double scores[MAX_MOVES], top = -INFINITY, weight_sum = 0.0;
     for (int i = 0; i < n; i++) {
-        const int t = moves[i] >> 2;
-        scores[i] = beta_seat * (double)s->pips[t] + (s->high[t] == s->low[t] ? double_seat : 0.0);
+        scores[i] = play_score(s, p->to_move, moves[i]);
         if (scores[i] > top)
             top = scores[i];
     }
