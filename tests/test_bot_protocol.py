@@ -59,6 +59,49 @@ def test_serve_answers_hello_and_move_and_ignores_unknown_types():
                                    and any(str(p.tile) == replies[1]["play"] for p in legal))
 
 
+
+@pytest.mark.parametrize(("cap", "asked", "spent"), [
+    (None, 0.05, 0.05),    # the request's think time is what the bot spends
+    (None, None, 0.1),     # a request without one: the default
+    (None, "soon", 0.1),   # or with a malformed one
+    (None, -1, 0.1),
+    (0.2, 0.5, 0.2),       # --think caps the request's
+    (0.2, 0.05, 0.05),
+    (0.2, None, 0.2),      # and stands in for a missing one
+])
+def test_bot_process_thinks_for_the_requests_think_time_at_most_its_flag(
+        monkeypatch, cap, asked, spent):
+    made = []
+
+    def recording_make_bot(level, rng, think=1.0):
+        made.append(think)
+        return make_bot(level, rng, think)
+
+    monkeypatch.setattr("bones.ai.server.make_bot", recording_make_bot)
+    game, seat = next(_games("block", 5))
+    request = request_of(observe(game, seat), 1, 0.1)
+    if asked is None:
+        del request["think"]
+    else:
+        request["think"] = asked
+    out = io.StringIO()
+    serve("greedy", io.StringIO(json.dumps(request) + "\n" + json.dumps(request) + "\n"),
+          out, io.StringIO(), seed=1, think=cap)
+    assert made == [spent]  # one bot for both requests, built for that time
+    assert [json.loads(line)["id"] for line in out.getvalue().splitlines()] == [1, 1]
+
+
+@pytest.mark.parametrize("command", ["bot", "arena", "simulate", "play"])
+@pytest.mark.parametrize("think", ["0", "-1", "nan", "soon"])
+def test_think_must_be_a_positive_number_of_seconds(capsys, command, think):
+    from bones.cli.main import main
+
+    with pytest.raises(SystemExit) as exited:
+        main([command, "--think", think])
+    assert exited.value.code == 2
+    error = capsys.readouterr().err.strip().splitlines()[-1]
+    assert error.startswith(f"bones {command}: error: argument --think:")
+
 @pytest.mark.parametrize("preset", list(PRESETS))
 def test_request_round_trips_to_the_same_public_view(preset):
     for count, (game, seat) in enumerate(_games(preset, 11)):

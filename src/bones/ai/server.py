@@ -3,12 +3,18 @@
 Each move request is turned back into a ``SeatView`` (``protocol.view_of``); the bot never
 sees anything but what the request carries. Bad requests get an ``error`` reply so the
 referee is not left waiting; unknown request types are ignored, as the protocol says.
+
+Each move is thought over for the ``think`` its request carries (the referee's budget,
+which it enforces at ``2 * think + 1`` seconds), no longer than ``--think`` when that is
+given, and for ``--think`` (else ``DEFAULT_THINK``) when a request carries none.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import random
+from collections.abc import Callable
 from typing import IO, Any
 
 from bones import __version__
@@ -16,15 +22,31 @@ from bones.ai.base import make_bot
 from bones.ai.protocol import PROTOCOL, view_of
 from bones.engine.errors import BonesError
 
+#: Seconds per move when neither the request nor ``--think`` says.
+DEFAULT_THINK = 0.1
+
 
 def serve(level: str, stdin: IO[str], stdout: IO[str], stderr: IO[str],
-          seed: int | None = None) -> int:
-    """Answer requests until ``quit`` or end of input; returns the exit status."""
-    bot = make_bot(level, random.Random(seed))
+          seed: int | None = None, think: float | None = None) -> int:
+    """Answer requests until ``quit`` or end of input; returns the exit status.
+
+    ``think`` caps the seconds spent on any move (see the module's docstring)."""
+    rng = random.Random(seed)
+    # Bots keep nothing between moves, so a new think time just makes a new one, drawing on
+    # the one seeded rng (a seeded process answers the same requests the same way).
+    current: dict[float, Any] = {}
+
+    def bot_for(request: dict[str, Any]) -> Any:
+        budget = _think(request.get("think"), think)
+        if budget not in current:
+            current.clear()
+            current[budget] = make_bot(level, rng, budget)
+        return current[budget]
+
     for line in stdin:
         if not line.strip():
             continue
-        reply = _answer(bot, line, stderr, level)
+        reply = _answer(bot_for, line, stderr, level)
         if reply == "quit":
             return 0
         if reply is not None:
@@ -33,7 +55,18 @@ def serve(level: str, stdin: IO[str], stdout: IO[str], stderr: IO[str],
     return 0
 
 
-def _answer(bot: Any, line: str, stderr: IO[str], level: str) -> dict[str, Any] | str | None:
+def _think(asked: Any, cap: float | None) -> float:
+    """The seconds to spend on a move: the request's ``think`` if it is a positive number,
+    at most ``cap``; ``cap`` (else ``DEFAULT_THINK``) otherwise."""
+    fallback = cap if cap is not None else DEFAULT_THINK
+    if isinstance(asked, bool) or not isinstance(asked, int | float) \
+            or not math.isfinite(asked) or asked <= 0:
+        return fallback
+    return min(float(asked), cap) if cap is not None else float(asked)
+
+
+def _answer(bot_for: Callable[[dict[str, Any]], Any], line: str, stderr: IO[str],
+            level: str) -> dict[str, Any] | str | None:
     try:
         request = json.loads(line)
     except json.JSONDecodeError:
@@ -53,7 +86,7 @@ def _answer(bot: Any, line: str, stderr: IO[str], level: str) -> dict[str, Any] 
         view = view_of(request)
         if not view.legal:
             raise BonesError("the request gives this seat no legal play")
-        play = bot.choose(view)
+        play = bot_for(request).choose(view)
     except BonesError as exc:
         print(f"bones bot: {exc}", file=stderr)
         return {"id": request_id, "error": str(exc)}

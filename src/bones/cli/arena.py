@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.table import Table
 
 from bones.ai.base import LEVELS
-from bones.cli.common import progress_bar
+from bones.cli.common import progress_bar, seconds
 from bones.cli.options import add_rules_arguments, rules_from_args
 from bones.sim.arena import lineup, play_deals, rotations
 from bones.sim.arena_stats import ArenaTally
@@ -33,7 +33,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                    "cmd:PROGRAM); default greedy,random")
     p.add_argument("--games", type=int, default=200, metavar="N",
                    help="deals to play (each is played once per rotation; default 200)")
-    p.add_argument("--think", type=float, default=0.1, metavar="SECONDS",
+    p.add_argument("--think", type=seconds, default=0.1, metavar="SECONDS",
                    help="time per move for search and outside bots (default 0.1)")
     p.add_argument("--jobs", type=int, default=0, metavar="J",
                    help="worker processes (default: every core)")

@@ -7,6 +7,7 @@ import sys
 
 from bones.ai.base import LEVELS
 from bones.ai.server import serve
+from bones.cli.common import seconds
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -17,10 +18,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     p.add_argument("--level", default="greedy", choices=LEVELS, help="which bot")
     p.add_argument("--seed", type=int, default=None, help="seed the bot's RNG")
-    p.add_argument("--think", type=float, default=None,
-                   help="seconds per move (requests carry their own think time)")
+    p.add_argument("--think", type=seconds, default=None,
+                   help="at most this many seconds per move (each request carries the "
+                   "referee's think time, which the bot otherwise spends; 0.1 when a "
+                   "request carries none)")
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    return serve(args.level, sys.stdin, sys.stdout, sys.stderr, seed=args.seed)
+    return serve(args.level, sys.stdin, sys.stdout, sys.stderr, seed=args.seed, think=args.think)

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from rich.console import Console
 
+from bones.cli.common import seconds
 from bones.cli.options import add_rules_arguments, rules_from_args
 from bones.engine.errors import BonesError
 from bones.engine.game import Game
@@ -61,7 +62,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                        help="who sits where, comma-separated from seat 0: human, a bot level "
                        "(random, greedy, basic, ismcts, expert, expert-noinfer) or "
                        "cmd:PROGRAM for an outside bot (default: human, then greedy bots)")
-    table.add_argument("--think", type=float, default=0.5, metavar="SECONDS",
+    table.add_argument("--think", type=seconds, default=0.5, metavar="SECONDS",
                        help="time per move for search and outside bots (default 0.5)")
     table.add_argument("--names", metavar="LIST",
                        help="names shown for the seats, comma-separated from seat 0 "

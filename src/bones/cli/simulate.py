@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.table import Table
 
 from bones.ai.base import LEVELS
-from bones.cli.common import positive, progress_bar, rules_name
+from bones.cli.common import positive, progress_bar, rules_name, seconds
 from bones.cli.options import add_rules_arguments, rules_from_args
 from bones.engine.errors import BonesError
 from bones.engine.rules import Rules
@@ -38,7 +38,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                    help=f"bot level per seat, comma separated ({', '.join(LEVELS)}, or "
                    "cmd:PROGRAM for an outside bot); one level fills every seat "
                    "(default: greedy)")
-    p.add_argument("--think", type=float, default=0.1, metavar="SECONDS",
+    p.add_argument("--think", type=seconds, default=0.1, metavar="SECONDS",
                    help="time per move for search and outside bots (default: 0.1)")
     count = p.add_mutually_exclusive_group()
     count.add_argument("--games", type=positive, metavar="N",
