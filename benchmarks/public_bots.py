@@ -207,21 +207,23 @@ class Tally:
         self.decisions += other.decisions
 
 
-_WORKER: dict[str, Any] = {}
+def play_deal(job: tuple[argparse.Namespace, int]) -> Tally:
+    """Both rotations of one deal: our bot on seats 0 and 2, then on 1 and 3.
+
+    Each deal gets its own bot process, seeded from the run's seed and the deal's number, so
+    a run reproduces whichever worker plays which deal."""
+    args, number = job
+    seed = args.seed
+    ours = ProtocolBot(args.level, args.think, seed * 1_000_003 + number)
+    try:
+        return _play_rotations(ours, opponent(args.opponent, args.start, args.samples),
+                               seed, number)
+    finally:
+        ours.close()
 
 
-def _start_worker(level: str, think: float, name: str, start: int, samples: int,
-                  seed: int) -> None:
-    worker = multiprocessing.current_process()._identity[0] if \
-        multiprocessing.current_process()._identity else 0
-    _WORKER["bot"] = ProtocolBot(level, think, seed * 100 + worker)
-    _WORKER["opponent"] = opponent(name, start, samples)
-
-
-def play_deal(job: tuple[int, int]) -> Tally:
-    """Both rotations of one deal: our bot on seats 0 and 2, then on 1 and 3."""
-    seed, number = job
-    ours, theirs = _WORKER["bot"], _WORKER["opponent"]
+def _play_rotations(ours: ProtocolBot, theirs: Callable[[Any], None], seed: int,
+                    number: int) -> Tally:
     tally = Tally()
     for our_side in (0, 1):
         hands, leader = deal(seed, number)
@@ -258,10 +260,8 @@ def play_deal(job: tuple[int, int]) -> Tally:
 
 
 def run(args: argparse.Namespace) -> Iterator[Tally]:
-    jobs = [(args.seed, n) for n in range(args.deals)]
-    with multiprocessing.Pool(args.jobs, _start_worker,
-                              (args.level, args.think, args.opponent, args.start,
-                               args.samples, args.seed)) as pool:
+    jobs = [(args, n) for n in range(args.deals)]
+    with multiprocessing.Pool(args.jobs) as pool:
         yield from pool.imap_unordered(play_deal, jobs)
 
 
