@@ -50,6 +50,8 @@ from typing import Any
 
 from rich.progress import track
 
+from bones.ai.base import LEVELS
+from bones.cli.common import positive, seconds
 from bones.sim.stats import wilson
 
 try:
@@ -95,17 +97,31 @@ class ProtocolBot:
         self.name = hello.get("name", level)
 
     def ask(self, request: dict[str, Any], timeout: float) -> Any:
-        """Send one request and wait at most ``timeout`` seconds for its reply line."""
+        """Send one request and wait at most ``timeout`` seconds for its reply: the first
+        line that is JSON and, for a move, carries the request's id (a late reply to an
+        earlier move is skipped). ``None`` if none comes or the process has gone."""
         assert self.proc.stdin is not None and self.proc.stdout is not None
-        self.proc.stdin.write(json.dumps(request) + "\n")
-        self.proc.stdin.flush()
-        ready, _, _ = select.select([self.proc.stdout], [], [], timeout)
-        if not ready:
-            return None
+        deadline = time.perf_counter() + timeout
         try:
-            return json.loads(self.proc.stdout.readline())
-        except json.JSONDecodeError:
+            self.proc.stdin.write(json.dumps(request) + "\n")
+            self.proc.stdin.flush()
+            while (left := deadline - time.perf_counter()) > 0:
+                ready, _, _ = select.select([self.proc.stdout], [], [], left)
+                if not ready:
+                    return None
+                line = self.proc.stdout.readline()
+                if not line:
+                    return None  # the process has ended
+                try:
+                    reply = json.loads(line)
+                except json.JSONDecodeError:
+                    continue
+                if "id" not in request or (isinstance(reply, dict)
+                                           and reply.get("id") == request["id"]):
+                    return reply
+        except OSError:  # a broken pipe: the process has gone
             return None
+        return None
 
     def move(self, seat: int, game: Any) -> tuple[Any, float]:
         """Our bot's move for ``seat`` in the package's ``game`` (``None`` on a fault), and
@@ -125,9 +141,12 @@ class ProtocolBot:
         try:
             self.proc.stdin.write(json.dumps({"type": "quit"}) + "\n")
             self.proc.stdin.flush()
-        except BrokenPipeError:
+        except OSError:
             pass
-        self.proc.wait(timeout=10)
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
 
 
 def moves_json(game: Any) -> list[dict[str, Any]]:
@@ -268,25 +287,32 @@ def run(args: argparse.Namespace) -> Iterator[Tally]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--opponent", choices=OPPONENTS, default="probabilistic_alphabeta")
-    parser.add_argument("--level", default="expert", help="our bot's level (bones bot --level)")
-    parser.add_argument("--deals", type=int, default=200)
-    parser.add_argument("--think", type=float, default=0.1, help="our bot's seconds per move")
+    parser.add_argument("--level", default="expert", choices=LEVELS,
+                        help="our bot's level (bones bot --level)")
+    parser.add_argument("--deals", type=positive, default=200)
+    parser.add_argument("--think", type=seconds, default=0.1, help="our bot's seconds per move")
     parser.add_argument("--start", type=int, default=8,
                         help="move from which the package's search players search")
-    parser.add_argument("--samples", type=int, default=10,
+    parser.add_argument("--samples", type=positive, default=10,
                         help="deals probabilistic_alphabeta samples per move")
     parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--jobs", type=int, default=max(1, multiprocessing.cpu_count()))
+    parser.add_argument("--jobs", type=positive, default=max(1, multiprocessing.cpu_count()))
     args = parser.parse_args()
+    if args.start < 0:
+        parser.error(f"argument --start: must be at least 0, not {args.start}")
     if dominoes is None:
         print("public_bots: the dominoes package is not installed (pip install dominoes)",
               file=sys.stderr)
         return 2
     total = Tally()
     started = time.perf_counter()
-    for tally in track(run(args), total=args.deals, description="deals",
-                       transient=True):
-        total.add(tally)
+    try:
+        for tally in track(run(args), total=args.deals, description="deals",
+                           transient=True):
+            total.add(tally)
+    except (OSError, RuntimeError) as exc:
+        print(f"public_bots: {exc}", file=sys.stderr)
+        return 1
     elapsed = time.perf_counter() - started
     low, high = wilson(total.wins, total.hands)
     decided = total.wins + total.losses
