@@ -52,6 +52,7 @@ from rich.progress import track
 
 from bones.ai.base import LEVELS
 from bones.cli.common import positive, seconds
+from bones.engine.tiles import parse_tile
 from bones.sim.stats import wilson
 
 try:
@@ -94,7 +95,6 @@ class ProtocolBot:
         hello = self.ask({"type": "hello", "protocol": "bones-bot/1"}, 10.0)
         if not isinstance(hello, dict) or hello.get("protocol") != "bones-bot/1":
             raise RuntimeError(f"bones bot --level {level} did not say hello: {hello!r}")
-        self.name = hello.get("name", level)
 
     def ask(self, request: dict[str, Any], timeout: float) -> Any:
         """Send one request and wait at most ``timeout`` seconds for its reply: the first
@@ -128,7 +128,7 @@ class ProtocolBot:
         the seconds it took."""
         self.next_id += 1
         request = {"type": "move", "id": self.next_id, "rules": RULES, "seat": seat,
-                   "hand": [f"{d.first}-{d.second}" for d in game.hands[seat]],
+                   "hand": [written(d) for d in game.hands[seat]],
                    "dealt": [7, 7, 7, 7], "boneyard": 0, "leader": game.starting_player,
                    "moves": moves_json(game), "scores": [0, 0], "think": self.think}
         started = time.perf_counter()
@@ -149,6 +149,11 @@ class ProtocolBot:
             self.proc.kill()
 
 
+def written(tile: Any) -> str:
+    """A package domino in record notation (``"a-b"``, its halves as the package holds them)."""
+    return f"{tile.first}-{tile.second}"
+
+
 def moves_json(game: Any) -> list[dict[str, Any]]:
     """The package's moves of this hand in record notation: seats in turn from the leader,
     ``None`` as a pass, ``left`` as the left arm (the first tile lies as dealt: higher half
@@ -160,7 +165,7 @@ def moves_json(game: Any) -> list[dict[str, Any]]:
             out.append({"seat": seat, "pass": True})
         else:
             tile, left = move
-            entry = {"seat": seat, "play": f"{tile.first}-{tile.second}"}
+            entry = {"seat": seat, "play": written(tile)}
             if i > 0:
                 entry["end"] = "left" if left else "right"
             out.append(entry)
@@ -174,10 +179,10 @@ def package_move(game: Any, reply: Any, request_id: int) -> Any:
     if not isinstance(reply, dict) or reply.get("id") != request_id:
         return None
     try:
-        high, low = (int(x) for x in str(reply["play"]).split("-"))
-    except (KeyError, ValueError):
+        ours = parse_tile(reply.get("play"), 6)
+    except ValueError:
         return None
-    tile = dominoes.Domino(high, low)
+    tile = dominoes.Domino(ours.high, ours.low)
     if tile not in game.hands[game.turn]:
         return None
     if not game.moves:
