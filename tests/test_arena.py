@@ -43,6 +43,14 @@ def test_seeded_arena_runs_reproduce_exactly(capsys):
     assert c["levels"] != a["levels"]
 
 
+def test_seeded_arena_runs_of_search_bots_reproduce_exactly(capsys):
+    """The search bots budget steps, not seconds: one worker or two, the same hands."""
+    args = ("--bots", "expert,ismcts", "--games", "3", "--seed", "8", "--think", "0.01")
+    a = _arena(capsys, *args, "--jobs", "1")
+    b = _arena(capsys, *args, "--jobs", "2")
+    assert a == b
+
+
 def test_two_player_hands_count_once_per_bot_and_add_up(capsys):
     out = _arena(capsys, "--bots", "greedy,random", "--games", "40", "--seed", "1", "--jobs", "1")
     assert out["hands"] == 80

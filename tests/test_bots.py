@@ -57,9 +57,9 @@ def test_bot_plays_only_legal_moves_under_every_variant(level, preset, options):
     assert choices and game.results
 
 
-@pytest.mark.parametrize("level", [level for level in LEVELS if level != "ismcts"])
+@pytest.mark.parametrize("level", LEVELS)
 def test_seeded_bots_reproduce_the_same_game(level):
-    """ismcts stops on the clock, so only it may differ between runs; expert counts steps."""
+    """The search bots count steps rather than the clock, so a seed fixes their games too."""
     rules = PRESETS["draw"]
     first = _play_game(rules, [level, "random"], 9)
     again = _play_game(rules, [level, "random"], 9)
