@@ -45,7 +45,7 @@ def test_seeded_arena_runs_reproduce_exactly(capsys):
 
 def test_seeded_arena_runs_of_search_bots_reproduce_exactly(capsys):
     """The search bots budget steps, not seconds: one worker or two, the same hands."""
-    args = ("--bots", "expert,ismcts", "--games", "3", "--seed", "8", "--think", "0.01")
+    args = ("--bots", "expert,ismcts", "--games", "3", "--seed", "8", "--think", "0.005")
     a = _arena(capsys, *args, "--jobs", "1")
     b = _arena(capsys, *args, "--jobs", "2")
     assert a == b

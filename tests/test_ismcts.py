@@ -51,10 +51,10 @@ def test_more_steps_buy_more_iterations_and_iterations_still_cap(monkeypatch):
 
 
 def test_the_steps_not_the_clock_end_the_search(monkeypatch):
-    """With a think time of 1 ms but a budget of 1,500 steps it runs well past 1 ms (a
+    """With a think time of 1 ms but a budget of 600 steps it runs well past 1 ms (a
     clocked search would stop after an iteration or two), and a clock that never moves
     changes nothing."""
-    real = _iterations(monkeypatch, IsmctsBot(random.Random(4), think=0.001, steps=1500), 8)
+    real = _iterations(monkeypatch, IsmctsBot(random.Random(4), think=0.001, steps=600), 8)
     monkeypatch.setattr(ismcts.time, "monotonic", lambda: 0.0)
-    frozen = _iterations(monkeypatch, IsmctsBot(random.Random(4), think=0.001, steps=1500), 8)
+    frozen = _iterations(monkeypatch, IsmctsBot(random.Random(4), think=0.001, steps=600), 8)
     assert real == frozen > 20
