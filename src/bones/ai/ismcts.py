@@ -45,17 +45,14 @@ class _Node:
         self.reward = 0.0
 
 
-def _forced(state: HandState) -> tuple[HandState, int]:
-    """Apply draws and passes until a seat has a choice of plays or the hand ends; also
-    returns how many moves that took."""
-    applied = 0
+def _forced(state: HandState) -> HandState:
+    """Apply draws and passes until a seat has a choice of plays or the hand ends."""
     while state.end is None:
         moves = state.legal_moves()
         if isinstance(moves[0], Play):
-            break
+            return state
         state = apply_unchecked(state, moves[0])
-        applied += 1
-    return state, applied
+    return state
 
 
 def _rewards(state: HandState) -> list[float]:
@@ -90,15 +87,14 @@ class IsmctsBot:
         root = _Node(side=-1)
         deadline = time.monotonic() + 3 * self.think + 0.25
         done = steps = 0
+        played = len(view.moves)
         while (self.iterations is None or done < self.iterations) and steps < self.steps \
                 and (done == 0 or time.monotonic() < deadline):
             done += 1
-            steps += DEAL_STEPS
             state = determinize(view, self.rng, beliefs)
             node, path = root, [root]
             while True:
-                state, applied = _forced(state)
-                steps += applied
+                state = _forced(state)
                 if state.end is not None:
                     break
                 moves = [m for m in state.legal_moves() if isinstance(m, Play)]
@@ -114,17 +110,16 @@ class IsmctsBot:
                     child.avail = 1
                     node.children[move] = child
                     state = apply_unchecked(state, move)
-                    steps += 1
                     node = child
                     path.append(node)
                     break
                 move = max(moves, key=lambda m: _ucb(node.children[m]))
                 node = node.children[move]
                 state = apply_unchecked(state, move)
-                steps += 1
                 path.append(node)
-            state, applied = self._rollout(state)
-            steps += applied
+            state = self._rollout(state)
+            # Every iteration plays the hand to its end, so its moves are the steps it took.
+            steps += DEAL_STEPS + len(state.moves) - played
             rewards = _rewards(state)
             for visited in path:
                 visited.visits += 1
@@ -133,16 +128,12 @@ class IsmctsBot:
         best = max(legal, key=lambda m: root.children[m].visits if m in root.children else -1)
         return best
 
-    def _rollout(self, state: HandState) -> tuple[HandState, int]:
-        """Play the hand out at random; also returns how many moves that took."""
-        applied = 0
+    def _rollout(self, state: HandState) -> HandState:
         while True:
-            state, forced = _forced(state)
-            applied += forced
+            state = _forced(state)
             if state.end is not None:
-                return state, applied
+                return state
             state = apply_unchecked(state, self.rng.choice(state.legal_moves()))
-            applied += 1
 
 
 def _ucb(node: _Node) -> float:
