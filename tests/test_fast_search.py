@@ -128,18 +128,20 @@ class _OutOfNodes(Exception):
 
 class _Solver:
     """``Judge.solve``'s alpha-beta with its table, node for node, with per-seat betas and
-    light plays left out, and leaving the position as it was when it runs out of nodes."""
+    light plays left out, and leaving the position as it was when it runs out of nodes.
+    One solver's solves share the table, as the solves of one deal do."""
 
     def __init__(self, spec: SearchSpec) -> None:
         self.spec = spec
         self.nodes = 0
         self.skipped = 0
+        self.table: dict[tuple[object, ...], tuple[float, int]] = {}
 
     def solve(self, pos: Position, limit: int) -> float | None:
         self.nodes = 0
         depth = len(pos.stack)
         try:
-            return self._search(pos, -math.inf, math.inf, limit, {})
+            return self._search(pos, -math.inf, math.inf, limit, self.table)
         except _OutOfNodes:
             while len(pos.stack) > depth:
                 pos.undo()
@@ -358,9 +360,10 @@ def test_exact_values_and_steps_equal_judge_where_its_model_is_the_same(monkeypa
                 game_weight=expert.GAME_WEIGHT, doubles=[bonus] * rules.players)
             moves = pos.moves()
             expected = []
+            table: dict[tuple[object, ...], tuple[float, int]] = {}
             for move in moves:
                 pos.play(move)
-                expected.append(judge.solve(pos, BIG))
+                expected.append(judge.solve(pos, BIG, table))
                 pos.undo()
             values, steps, _ = _call(spec, pos, moves, True, 1)
             assert list(values) == expected

@@ -308,13 +308,14 @@ class PythonDeals(PerDeal):
         judge = self.judge
         pos = Position.from_state(state_of(self.view, hands, boneyard))
         exact = pos.tiles_left() <= EXACT_TILES
+        table: dict[tuple[object, ...], tuple[float, int]] = {}
         out = []
         for play in self.legal:
             pos.play(pos.encode(play))
             value = None
             if exact:
                 try:
-                    value = judge.solve(pos, NODE_LIMIT)
+                    value = judge.solve(pos, NODE_LIMIT, table)
                 except OutOfNodes:
                     exact = False
             if value is None:
@@ -465,14 +466,19 @@ class Judge:
         self.steps += depth + 1
         return value
 
-    def solve(self, pos: Position, limit: int) -> float:
+    def solve(self, pos: Position, limit: int,
+              table: dict[tuple[object, ...], tuple[float, int]] | None = None) -> float:
         """The exact value of a position with best play by all (the other sides minimise the
         bot's value), by alpha-beta; ``OutOfNodes`` past ``limit`` nodes, with ``pos`` as
-        it was."""
+        it was.
+
+        Pass the same ``table`` to every solve of one deal: a position's value does not
+        depend on the line that reached it, and the lines after different candidates cross
+        (the C search shares its table the same way, node for node)."""
         self.nodes = 0
         depth = len(pos.stack)
         try:
-            return self._search(pos, -math.inf, math.inf, limit, {})
+            return self._search(pos, -math.inf, math.inf, limit, {} if table is None else table)
         except OutOfNodes:
             while len(pos.stack) > depth:  # take back the moves the search was inside
                 pos.undo()

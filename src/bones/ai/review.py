@@ -61,10 +61,11 @@ def _values(state: HandState, choices: list[Play], judge: Judge,
             node_limit: int) -> dict[Play, float] | None:
     pos = Position.from_state(state)
     values = {}
+    table: dict[tuple[object, ...], tuple[float, int]] = {}
     for play in choices:
         pos.play(pos.encode(play))
         try:
-            values[play] = judge.solve(pos, node_limit)
+            values[play] = judge.solve(pos, node_limit, table)
         except OutOfNodes:
             return None
         finally:

@@ -102,7 +102,7 @@ typedef struct {
     uint64_t key;
     double value;
     int32_t kind;   /* 0 exact, 1 lower bound, -1 upper bound */
-    uint32_t gen;   /* the solve that stored it; others' entries are empty slots */
+    uint32_t gen;   /* equal to the Ctx's gen once stored: a zeroed slot is empty */
 } Entry;
 
 typedef struct {
@@ -607,8 +607,8 @@ search(Ctx *c, double alpha, double beta, int depth)
         return 0.0;
     }
     const int maximise = s->side_of[p->to_move] == s->side;
-    /* (An opponent's turn is never stored when it is an expectation, so it is not looked
-     * up either: the lookup could not hit.) */
+    /* An opponent's turn that is an expectation is not stored (storing it costs more time
+     * than the nodes it saves), so it is not looked up either: the lookup could not hit. */
     if (!maximise && s->model)
         return expected(c, depth);
     const uint64_t key = state_key(p);
@@ -668,9 +668,11 @@ solve(Ctx *c, double *out)
             c->abort = ABORT_MEMORY;
             return -1;
         }
+        /* One table serves every solve of the call, that is of one deal: a position's value
+         * does not depend on the line that reached it, and the candidates' lines cross. */
+        c->gen = 1;
+        c->used = 0;
     }
-    c->gen++;
-    c->used = 0;
     c->nodes = 0;
     c->mv_top = 0;
     *out = search(c, -INFINITY, INFINITY, 0);

@@ -14,7 +14,8 @@ can be made either way (so callers need no second code path to build one); only
 ``evaluate`` needs the extension.
 
 It follows ``Judge`` move for move: the same moves in the same order, the same node counts
-(its table keeps every entry, as ``Judge``'s dict does, though keyed by a 64-bit hash), the
+(its table keeps every entry, as ``Judge``'s dict does, though keyed by a 64-bit hash, and
+serves every solve of one call as the expert passes one dict to every solve of a deal), the
 same opponent model (one beta per seat, plays under ``1e-6`` of the heaviest's weight left
 out) and a failed solve's position put back before the playout. The one difference: playouts
 break ties between equally heavy plays with the extension's own generator, seeded by
