@@ -46,6 +46,7 @@ def deals(rules: Rules, left: int, count: int, rng: random.Random) -> list[Deal]
     out: list[Deal] = []
     while len(out) < count:
         state = deal_hand(new_game(rules), rng).current
+        assert state is not None  # a fresh deal is in play
         while state.end is None and sum(len(h) for h in state.hands) > left:
             state = apply_unchecked(state, rng.choice(state.legal_moves()))
         if state.end is None:
@@ -63,13 +64,14 @@ def python_path(rules: Rules, exact: bool) -> Callable[[Deal], int]:
         pos, moves, seat = deal
         judge = Judge(rules, seat, (0,) * rules.sides)
         solving = exact
+        table: dict[tuple[object, ...], tuple[float, int]] = {}  # one per deal, as in C
         for move in moves:
             pos.play(move)
             depth = len(pos.stack)
             value = None
             if solving:
                 try:
-                    value = judge.solve(pos, expert.NODE_LIMIT)
+                    value = judge.solve(pos, expert.NODE_LIMIT, table)
                 except OutOfNodes:
                     solving = False
                     while len(pos.stack) > depth:
