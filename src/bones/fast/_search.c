@@ -102,7 +102,7 @@ typedef struct {
     uint64_t key;
     double value;
     int32_t kind;   /* 0 exact, 1 lower bound, -1 upper bound */
-    uint32_t gen;   /* equal to the Ctx's gen once stored: a zeroed slot is empty */
+    uint32_t full;  /* 1 once stored: a zeroed slot is empty */
 } Entry;
 
 typedef struct {
@@ -115,7 +115,6 @@ typedef struct {
     int abort;
     Entry *table;
     size_t cap, used;
-    uint32_t gen;
     int16_t *mv;     /* the moves of every node on the current line, stacked */
     size_t mv_cap, mv_top;
     /* playouts */
@@ -461,7 +460,7 @@ slot(const Ctx *c, uint64_t key)
 {
     const size_t mask = c->cap - 1;
     size_t i = (size_t)key & mask;
-    while (c->table[i].gen == c->gen && c->table[i].key != key)
+    while (c->table[i].full && c->table[i].key != key)
         i = (i + 1) & mask;
     return &c->table[i];
 }
@@ -476,7 +475,7 @@ table_grow(Ctx *c)
     c->table = fresh;
     c->cap = old_cap * 2;
     for (size_t i = 0; i < old_cap; i++)
-        if (old[i].gen == c->gen)
+        if (old[i].full)
             *slot(c, old[i].key) = old[i];
     PyMem_RawFree(old);
     return 0;
@@ -486,14 +485,14 @@ static int
 table_store(Ctx *c, uint64_t key, double v, int kind)
 {
     Entry *e = slot(c, key);
-    if (e->gen != c->gen) {
+    if (!e->full) {
         if ((c->used + 1) * 2 > c->cap) {
             if (table_grow(c) < 0)
                 return -1;
             e = slot(c, key);
         }
         c->used++;
-        e->gen = c->gen;
+        e->full = 1;
         e->key = key;
     }
     e->value = v;
@@ -613,7 +612,7 @@ search(Ctx *c, double alpha, double beta, int depth)
         return expected(c, depth);
     const uint64_t key = state_key(p);
     const Entry *e = slot(c, key);
-    if (e->gen == c->gen) {
+    if (e->full) {
         const double v = e->value;
         if (e->kind == 0 || (e->kind > 0 && v >= beta) || (e->kind < 0 && v <= alpha))
             return v;
@@ -670,7 +669,6 @@ solve(Ctx *c, double *out)
         }
         /* One table serves every solve of the call, that is of one deal: a position's value
          * does not depend on the line that reached it, and the candidates' lines cross. */
-        c->gen = 1;
         c->used = 0;
     }
     c->nodes = 0;
@@ -1224,7 +1222,6 @@ prepare(PyObject *const *args, Py_ssize_t nargs, Py_ssize_t wanted, const char *
     c->s = s;
     c->table = NULL;
     c->mv = NULL;
-    c->gen = 0;
     c->abort = ABORT_NONE;
     c->steps = 0;
     c->budget = LLONG_MAX;  /* evaluate has none; evaluate_next reads its own */
