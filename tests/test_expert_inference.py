@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from bones.ai.base import make_bot
 from bones.ai.beliefs import Decision, decisions, infer
 from bones.ai.expert import KINDS, ExpertBot, Judge, heavier_than_played
-from bones.ai.sampling import Reading, likelihood, sample_hands, seat_likelihoods
+from bones.ai.sampling import Dealer, Reading, likelihood, sample_hands, seat_likelihoods
 from bones.engine.game import deal_hand, new_game, play_unchecked
 from bones.engine.moves import Play
 from bones.engine.rules import PRESETS
@@ -84,7 +84,7 @@ def _greedy_chance(opponent: str) -> list[float]:
         if len(decisions(view)) < 3:
             continue
         judge = Judge(view.rules, view.seat, view.scores)
-        kinds = bot._read_kinds(view, infer(view), decisions(view), judge)
+        kinds = bot._read_kinds(Dealer(view, infer(view)), decisions(view), judge)
         chances.append(kinds.greedy[1])
     return chances
 
@@ -98,7 +98,7 @@ def _modelled_kinds(opponent: str) -> list[tuple[float, float]]:
         if sum(1 for d in made if d.numbers is not None) < 3:
             continue
         judge = Judge(view.rules, view.seat, view.scores)
-        bot._read_kinds(view, infer(view), made, judge)
+        bot._read_kinds(Dealer(view, infer(view)), made, judge)
         found.append((judge.betas[1], judge.doubles[1]))
     return found
 

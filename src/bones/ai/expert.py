@@ -42,7 +42,7 @@ from typing import Protocol
 
 from bones.ai.beliefs import Beliefs, Decision, decisions, infer
 from bones.ai.position import OUT, PLAYING, Position, tile_set
-from bones.ai.sampling import Reading, sample_hands, state_of
+from bones.ai.sampling import Dealer, Reading, state_of
 from bones.engine.moves import Play
 from bones.engine.rules import Rules
 from bones.engine.scoring import SCORES
@@ -56,16 +56,18 @@ from bones.fast.paths import Backend, default_backend
 class Cost:
     """The search-step budget of one backend: steps per second of think time (calibrated
     on a 2-core development machine so the 95th-percentile decision stays within the think
-    time) and what sampling one candidate deal (in Python on both) costs in its steps, per
-    seat at the table (more seats, more hands to draw and plays to read)."""
+    time), what sampling one candidate deal (in Python on both) costs in its steps, per
+    seat at the table (more seats, more hands to draw and plays to read), and what one
+    state of counting the deals a view allows costs (``bones.ai.dealing``; about 25 us)."""
 
     per_second: int
     deal_per_seat: int
+    per_state: int
 
 
 #: A step is a move of a playout or a node of an exact solve; the C search makes them about
-#: a hundred times faster, so a Python-sampled deal costs it many more of them.
-COSTS: dict[Backend, Cost] = {"python": Cost(75_000, 6), "c": Cost(7_000_000, 150)}
+#: a hundred times faster, so work done in Python costs it many more of them.
+COSTS: dict[Backend, Cost] = {"python": Cost(75_000, 6, 2), "c": Cost(7_000_000, 150, 175)}
 #: Extra steps charged for handing one deal to the C search (packing it, the call).
 C_CALL_COST = 300
 #: The C search solves a deal exactly when the hands hold at most this many tiles, and
@@ -133,6 +135,7 @@ class ExpertBot:
             raise ValueError(search.MISSING)
         cost = COSTS[self.backend]
         self.deal_per_seat = cost.deal_per_seat
+        self.state_cost = cost.per_state
         self.steps = steps if steps is not None else max(40 * cost.deal_per_seat,
                                                          int(think * cost.per_second))
         self.name = "expert" if inference else "expert-noinfer"
@@ -149,7 +152,8 @@ class ExpertBot:
         judge = Judge(view.rules, view.seat, view.scores)
         judge.deal_cost = self.deal_per_seat * view.rules.players
         judge.limit = self.steps
-        kinds = self._read_kinds(view, beliefs, made, judge) if made else None
+        dealer = Dealer(view, beliefs, self.inference)
+        kinds = self._read_kinds(dealer, made, judge) if made else None
         deals: Deals
         if self.backend == "python":
             deals = PythonDeals(view, judge, legal, self.rng)
@@ -159,7 +163,7 @@ class ExpertBot:
             deals = CDeals(view, judge, legal, self.rng)
         deadline = time.monotonic() + 3 * self.think + 0.05
         while judge.steps < self.steps:
-            for hands, boneyard, weight in self._sample(view, beliefs, kinds, judge):
+            for hands, boneyard, weight in self._sample(dealer, kinds, judge):
                 deals.add(hands, boneyard, weight)
             if time.monotonic() > deadline:
                 break
@@ -167,8 +171,7 @@ class ExpertBot:
         best = max(totals)
         return self.rng.choice([p for p, t in zip(legal, totals, strict=True) if t == best])
 
-    def _read_kinds(self, view: SeatView, beliefs: Beliefs, made: tuple[Decision, ...],
-                    judge: Judge) -> Kinds:
+    def _read_kinds(self, dealer: Dealer, made: tuple[Decision, ...], judge: Judge) -> Kinds:
         """Judge each other seat's kind of player from its plays so far (Bayes over deals
         sampled from what the seat is known to lack) and set the search's model of it.
 
@@ -176,15 +179,16 @@ class ExpertBot:
         heavier than one it played that it could have played instead) and the chance that
         it is that kind; that share of the sampled deals then leaves those tiles out of its
         hand, which a deal drawn blind would rarely do once the seat has made a few plays."""
+        view, beliefs = dealer.view, dealer.beliefs
         reading = Reading(made, beliefs.unseen, tuple((beta, bonus) for _, beta, bonus in KINDS))
         evidence: dict[int, list[float]] = {}
         for _ in range(PREPASS):
-            hands, _ = sample_hands(view, beliefs, self.rng, self.inference)
+            hands, _ = dealer.deal(self.rng)
             for seat, chances in reading.chances(hands).items():
                 row = evidence.setdefault(seat, [0.0] * len(KINDS))
                 for k, c in enumerate(chances):
                     row[k] += c
-        judge.steps += judge.deal_cost * PREPASS
+        judge.steps += judge.deal_cost * PREPASS + self.state_cost * dealer.work()
         excluded = [frozenset[Tile]() for _ in range(view.rules.players)]
         greedy = [0.0] * view.rules.players
         for seat, row in evidence.items():
@@ -198,33 +202,43 @@ class ExpertBot:
             excluded[seat] = heavier_than_played(made, seat, beliefs.unseen)
         return Kinds(reading, excluded, greedy)
 
-    def _sample(self, view: SeatView, beliefs: Beliefs, kinds: Kinds | None, judge: Judge,
+    def _ruled_out(self, kinds: Kinds) -> list[frozenset[Tile]]:
+        """What one candidate deal leaves out: one seat's ``kinds.excluded`` tiles, that
+        seat picked with the chance ``kinds.greedy`` gives it, or no seat's.
+
+        One seat at most, because each pattern of exclusions is a table of deals to count
+        (``bones.ai.dealing``): with five other seats, excluding each independently made
+        up to 32 of them in a decision."""
+        none = frozenset[Tile]()
+        unit = self.rng.random() * max(1.0, sum(kinds.greedy))
+        for seat, chance in enumerate(kinds.greedy):
+            if unit < chance:
+                return [out if s == seat else none for s, out in enumerate(kinds.excluded)]
+            unit -= chance
+        return [none] * len(kinds.excluded)
+
+    def _sample(self, dealer: Dealer, kinds: Kinds | None, judge: Judge,
                 ) -> list[tuple[list[tuple[Tile, ...]], list[Tile], float]]:
         """Deals to search, each with its weight (a batch's weights sum to 1).
 
-        With plays to read, a batch of candidates is drawn (each leaving out a seat's
-        ``kinds.excluded`` tiles with the chance ``kinds.greedy`` gives for that seat) and
+        With plays to read, a batch of candidates is drawn (each leaving out at most one
+        seat's ``kinds.excluded`` tiles, ``_ruled_out``) and
         weighed by how well it explains every seat's plays under the mixture of ``KINDS``.
         The Python search is dear, so it searches one candidate picked by weight (sampling
         importance resampling); the C search is cheaper than drawing a deal, so it searches
         every candidate that carries weight, which wastes none of them."""
         if kinds is None:
-            judge.steps += judge.deal_cost
-            hands, boneyard = sample_hands(view, beliefs, self.rng, self.inference)
+            hands, boneyard = dealer.deal(self.rng)
+            judge.steps += judge.deal_cost + self.state_cost * dealer.work()
             return [(hands, boneyard, 1.0)]
-        none = frozenset[Tile]()
-        candidates = []
-        for _ in range(CANDIDATES):
-            ruled_out = [out if self.rng.random() < p else none
-                         for out, p in zip(kinds.excluded, kinds.greedy, strict=True)]
-            candidates.append(sample_hands(view, beliefs, self.rng, self.inference, ruled_out))
+        candidates = [dealer.deal(self.rng, self._ruled_out(kinds)) for _ in range(CANDIDATES)]
         weights = []
         for hands, _ in candidates:
             weight = 1.0
             for chances in kinds.reading.chances(hands).values():
                 weight *= sum(kind[0] * c for kind, c in zip(KINDS, chances, strict=True))
             weights.append(weight)
-        judge.steps += judge.deal_cost * CANDIDATES
+        judge.steps += judge.deal_cost * CANDIDATES + self.state_cost * dealer.work()
         total = sum(weights)
         if total <= 0.0:
             return [(*candidates[0], 1.0)]

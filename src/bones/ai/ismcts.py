@@ -22,7 +22,7 @@ import random
 import time
 
 from bones.ai.beliefs import infer
-from bones.ai.sampling import determinize
+from bones.ai.sampling import Dealer, determinize
 from bones.engine.moves import Play
 from bones.engine.scoring import outcome
 from bones.engine.state import HandState, apply_unchecked
@@ -83,7 +83,7 @@ class IsmctsBot:
         if len(legal) == 1:
             return legal[0]
         rules = view.rules
-        beliefs = infer(view)
+        dealer = Dealer(view, infer(view))
         root = _Node(side=-1)
         deadline = time.monotonic() + 3 * self.think + 0.25
         done = steps = 0
@@ -91,7 +91,7 @@ class IsmctsBot:
         while (self.iterations is None or done < self.iterations) and steps < self.steps \
                 and (done == 0 or time.monotonic() < deadline):
             done += 1
-            state = determinize(view, self.rng, beliefs)
+            state = determinize(view, self.rng, dealer)
             node, path = root, [root]
             while True:
                 state = _forced(state)

@@ -12,61 +12,97 @@ import random
 from collections.abc import Sequence
 
 from bones.ai.beliefs import Beliefs, Decision, infer
+from bones.ai.dealing import Table, TooDear
 from bones.engine.state import HandState
 from bones.engine.tiles import Tile
 from bones.engine.view import SeatView
 
-#: Attempts to honour every known void before a deal that ignores them is accepted.
-TRIES = 40
+#: Counting the deals that honour exclusions (a guess at how a seat plays, not a fact) may
+#: visit at most this many states; past it the exclusions are dropped. Honouring what the
+#: seats are known to lack is never given up this way.
+EXCLUDED_STATES = 200
+
+
+class Dealer:
+    """Deals consistent with one seat's view, drawn uniformly among those it allows
+    (``bones.ai.dealing``): the other seats' hidden hands and the boneyard in random draw
+    order.
+
+    Each seat gets none of the numbers it is known to lack (``use_voids``) and, per deal,
+    none of the tiles ``excluded`` names for it (what the bot believes it lacks, e.g. from
+    how it plays). A decision draws many deals under a few sets of such constraints, so
+    each set's table is counted once; ``work`` tells how many states that took, which a
+    search bot charges to its budget."""
+
+    def __init__(self, view: SeatView, beliefs: Beliefs, use_voids: bool = True) -> None:
+        self.view = view
+        self.beliefs = beliefs
+        self.use_voids = use_voids
+        self.others = tuple(s for s in range(view.rules.players) if s != view.seat)
+        self._states = 0
+        self._tables: dict[tuple[bool, tuple[frozenset[Tile], ...]], Table | None] = {}
+
+    def deal(self, rng: random.Random, excluded: Sequence[frozenset[Tile]] = (),
+             ) -> tuple[list[tuple[Tile, ...]], list[Tile]]:
+        """Hands for every seat (the viewer's own as it is) and the boneyard. When no deal
+        honours every exclusion, or counting those deals would visit more than
+        ``EXCLUDED_STATES`` states, the exclusions are dropped; when none honours the voids
+        (which inference from a legal record never makes so), they are dropped too."""
+        none: frozenset[Tile] = frozenset()
+        outs = tuple(excluded[s] if excluded else none for s in self.others)
+        table = self._table(self.use_voids, outs)
+        if table is None and any(outs):
+            table = self._table(self.use_voids, tuple(none for _ in outs))
+        if table is None:
+            table = self._table(False, tuple(none for _ in outs))
+        assert table is not None, "a deal that ignores every void always exists"
+        hidden, boneyard = table.deal(rng)
+        hands: list[tuple[Tile, ...]] = [()] * self.view.rules.players
+        hands[self.view.seat] = self.view.hand
+        for seat, hand in zip(self.others, hidden, strict=True):
+            hands[seat] = hand
+        return hands, boneyard
+
+    def work(self) -> int:
+        """The states of deal counting worked out since the last call."""
+        done, self._states = self._states, 0
+        return done
+
+    def _table(self, use_voids: bool, outs: tuple[frozenset[Tile], ...]) -> Table | None:
+        """The deal table for one set of constraints, or ``None`` when no deal meets them."""
+        key = (use_voids, outs)
+        if key in self._tables:
+            return self._tables[key]
+        unseen = self.beliefs.unseen
+        none: frozenset[int] = frozenset()
+        allowed = []
+        for seat, out in zip(self.others, outs, strict=True):
+            void = self.beliefs.voids[seat] if use_voids else none
+            allowed.append(frozenset(t for t in unseen if t.high not in void
+                                     and t.low not in void and t not in out))
+        table = Table(sorted(unseen), [self.view.held[s] for s in self.others], allowed,
+                      EXCLUDED_STATES if any(outs) else None)
+        try:
+            possible = table.possible
+        except TooDear:
+            possible = False
+        self._states += table.states
+        self._tables[key] = table if possible else None
+        return self._tables[key]
 
 
 def sample_hands(view: SeatView, beliefs: Beliefs, rng: random.Random,
                  use_voids: bool = True, excluded: Sequence[frozenset[Tile]] = (),
                  ) -> tuple[list[tuple[Tile, ...]], list[Tile]]:
-    """Hidden hands for the other seats and a boneyard in random draw order.
-
-    Each seat gets none of the numbers it is known to lack (``use_voids``) and none of the
-    tiles ``excluded`` names for it (what the bot believes it lacks, e.g. from how it
-    plays). When no deal honours every exclusion, the exclusions are dropped first, then the
-    voids."""
-    others = [s for s in range(view.rules.players) if s != view.seat]
-    unseen = sorted(beliefs.unseen)
-    none: frozenset[Tile] = frozenset()
-
-    def lacks(seat: int) -> int:
-        void = len(beliefs.voids[seat]) if use_voids else 0
-        return void * 8 + (len(excluded[seat]) if excluded else 0)
-
-    order = sorted(others, key=lambda s: -lacks(s))
-    for _ in range(TRIES if use_voids or excluded else 1):
-        pool = unseen[:]
-        rng.shuffle(pool)
-        hands: list[tuple[Tile, ...]] = [()] * view.rules.players
-        hands[view.seat] = view.hand
-        for seat in order:
-            void = beliefs.voids[seat] if use_voids else none
-            out = excluded[seat] if excluded else none
-            allowed = [t for t in pool
-                       if t.high not in void and t.low not in void and t not in out]
-            need = view.held[seat]
-            if len(allowed) < need:
-                break
-            taken = allowed[:need]
-            hands[seat] = tuple(taken)
-            chosen = set(taken)
-            pool = [t for t in pool if t not in chosen]
-        else:
-            return hands, pool
-    if excluded:
-        return sample_hands(view, beliefs, rng, use_voids)
-    return sample_hands(view, beliefs, rng, use_voids=False)
+    """One deal from a ``Dealer`` made for it (many deals should share a dealer)."""
+    return Dealer(view, beliefs, use_voids).deal(rng, excluded)
 
 
-def determinize(view: SeatView, rng: random.Random, beliefs: Beliefs | None = None,
-                use_voids: bool = True) -> HandState:
+def determinize(view: SeatView, rng: random.Random, dealer: Dealer | None = None,
+                ) -> HandState:
     """A full hand state that agrees with everything ``view`` shows."""
-    beliefs = beliefs if beliefs is not None else infer(view)
-    return state_of(view, *sample_hands(view, beliefs, rng, use_voids))
+    dealer = dealer if dealer is not None else Dealer(view, infer(view))
+    return state_of(view, *dealer.deal(rng))
 
 
 def state_of(view: SeatView, hands: list[tuple[Tile, ...]], boneyard: list[Tile]) -> HandState:
