@@ -222,8 +222,8 @@ class ExpertBot:
         """Deals to search, each with its weight (a batch's weights sum to 1).
 
         With plays to read, a batch of candidates is drawn (each leaving out at most one
-        seat's ``kinds.excluded`` tiles, ``_ruled_out``) and
-        weighed by how well it explains every seat's plays under the mixture of ``KINDS``.
+        seat's ``kinds.excluded`` tiles, ``_ruled_out``) and weighed by how well it
+        explains every seat's plays under the mixture of ``KINDS``.
         The Python search is dear, so it searches one candidate picked by weight (sampling
         importance resampling); the C search is cheaper than drawing a deal, so it searches
         every candidate that carries weight, which wastes none of them."""

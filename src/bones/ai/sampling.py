@@ -1,5 +1,7 @@
 """Deals consistent with a seat's view: the hidden hands and boneyard, sampled so that every
-seat holds as many tiles as the view says and none of the numbers it is known to lack.
+seat holds as many tiles as the view says and none of the numbers it is known to lack, and
+every such deal is equally likely (``bones.ai.dealing``); and how likely the other seats'
+plays are under each kind of player, to weigh those deals by.
 
 Search bots (``ismcts``, ``expert``) think about such determinized deals; only this module
 turns a view into a full ``HandState``, and it uses nothing a seat may not see.
