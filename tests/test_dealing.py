@@ -82,23 +82,15 @@ def test_every_drawn_deal_is_allowed_and_complete(problem, seed):
         assert len(boneyard) == len(set(boneyard))
 
 
-def _chi_square(counts: collections.Counter[Deal], every: set[Deal], draws: int) -> float:
-    expected = draws / len(every)
-    return sum((counts[d] - expected) ** 2 / expected for d in every)
-
-
-def test_every_allowed_deal_is_equally_likely_when_two_seats_lack_numbers():
-    # seat 0 lacks 3 and 6, seat 1 lacks 6: dealing seat 0 first from a shuffled pile and
-    # seat 1 from what is left makes seat 1 hold the 3s far too often
-    tiles = [t for t in TILES if t.high in (0, 1, 3, 6) and t.low in (0, 1, 3, 6)]
-    allowed = [frozenset(t for t in tiles if not {t.high, t.low} & {3, 6}),
-               frozenset(t for t in tiles if 6 not in (t.high, t.low))]
-    needs = [2, 2]
+def _assert_uniform(tiles: list[Tile], needs: list[int], allowed: list[frozenset[Tile]],
+                    seed: int, per_deal: int) -> None:
+    """Draw ``per_deal`` times as many deals as there are, and check every deal comes up as
+    often as the others by a chi-square test."""
     every = _every_deal(tiles, needs, allowed)
     table = Table(tiles, needs, allowed)
     assert table.count == len(every)
-    rng = random.Random(7)
-    draws = 40 * len(every)
+    rng = random.Random(seed)
+    draws = per_deal * len(every)
     counts = collections.Counter[Deal]()
     for _ in range(draws):
         hands, boneyard = table.deal(rng)
@@ -107,7 +99,17 @@ def test_every_allowed_deal_is_equally_likely_when_two_seats_lack_numbers():
     # chi-square with len(every) - 1 degrees of freedom: mean k, sd sqrt(2k); a biased
     # sampler lands hundreds of standard deviations out, a uniform one within a few
     k = len(every) - 1
-    assert _chi_square(counts, every, draws) < k + 6 * math.sqrt(2 * k)
+    chi_square = sum((counts[d] - per_deal) ** 2 / per_deal for d in every)
+    assert chi_square < k + 6 * math.sqrt(2 * k)
+
+
+def test_every_allowed_deal_is_equally_likely_when_two_seats_lack_numbers():
+    # seat 0 lacks 3 and 6, seat 1 lacks 6: dealing seat 0 first from a shuffled pile and
+    # seat 1 from what is left makes seat 1 hold the 3s far too often
+    tiles = [t for t in TILES if t.high in (0, 1, 3, 6) and t.low in (0, 1, 3, 6)]
+    allowed = [frozenset(t for t in tiles if not {t.high, t.low} & {3, 6}),
+               frozenset(t for t in tiles if 6 not in (t.high, t.low))]
+    _assert_uniform(tiles, [2, 2], allowed, seed=7, per_deal=40)
 
 
 def test_the_boneyard_order_is_uniform():
@@ -128,19 +130,7 @@ def test_seats_that_may_hold_the_same_tiles_are_dealt_uniformly_too():
     tiles = [t for t in TILES if t.high in (0, 2, 6) and t.low in (0, 2, 6)]
     no_six = frozenset(t for t in tiles if 6 not in (t.high, t.low))
     allowed = [no_six, no_six, frozenset(t for t in tiles if 0 not in (t.high, t.low))]
-    needs = [1, 1, 2]
-    every = _every_deal(tiles, needs, allowed)
-    table = Table(tiles, needs, allowed)
-    assert table.count == len(every)
-    rng = random.Random(11)
-    draws = 60 * len(every)
-    counts = collections.Counter[Deal]()
-    for _ in range(draws):
-        hands, boneyard = table.deal(rng)
-        counts[(tuple(frozenset(h) for h in hands), frozenset(boneyard))] += 1
-    assert set(counts) == every
-    k = len(every) - 1
-    assert _chi_square(counts, every, draws) < k + 6 * math.sqrt(2 * k)
+    _assert_uniform(tiles, [1, 1, 2], allowed, seed=11, per_deal=60)
 
 
 def test_counting_past_its_limit_is_refused_not_cut_short():
