@@ -43,10 +43,10 @@ class Table:
                  allowed: Sequence[frozenset[Tile]], limit: int | None = None) -> None:
         self.needs = tuple(needs)
         self.size = len(tiles)
+        whole = frozenset(tiles)
         classes: dict[frozenset[Tile], list[int]] = {}
         for seat, held in enumerate(allowed):
-            classes.setdefault(held & frozenset(tiles), []).append(seat)
-        whole = frozenset(tiles)
+            classes.setdefault(held & whole, []).append(seat)
         #: The seats that may hold any tile; they are dealt from what the others leave.
         self.free = classes.pop(whole, [])
         #: The other seats, by the tiles they may hold.
