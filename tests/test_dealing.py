@@ -139,3 +139,50 @@ def test_counting_past_its_limit_is_refused_not_cut_short():
     with pytest.raises(TooDear):
         Table(tiles, [2, 2, 2], allowed, limit=1).possible  # noqa: B018
     assert Table(tiles, [2, 2, 2], allowed).possible
+
+
+def test_a_count_that_would_try_too_many_splits_is_refused():
+    # many seats with many tiles: a single state may try millions of splits of a group
+    tiles = sorted(full_set(12))
+    allowed = [frozenset(t for t in tiles if k not in (t.high, t.low)) for k in range(8)]
+    with pytest.raises(TooDear):
+        Table(tiles, [10] * 8, allowed, limit=50).possible  # noqa: B018
+
+
+def test_deals_too_dear_to_count_are_drawn_seat_after_seat_and_honour_the_voids(
+        monkeypatch: pytest.MonkeyPatch):
+    from bones.ai import sampling
+    from bones.ai.beliefs import infer
+    from bones.ai.dealing import Sequential
+    from bones.ai.sampling import Dealer
+    from bones.engine.game import deal_hand, new_game, play_unchecked
+    from bones.engine.moves import Play
+    from bones.engine.rules import PRESETS
+    from bones.engine.view import observe
+
+    monkeypatch.setattr(sampling, "VOID_STATES", 0)
+    rules = PRESETS["draw"].replace(players=3)
+    rng = random.Random(5)
+    checked = 0
+    for _ in range(30):
+        game = deal_hand(new_game(rules), rng)
+        while (state := game.current) is not None:
+            move = state.legal_moves()[0]
+            if isinstance(move, Play) and state.to_move == 0:
+                view = observe(game, 0)
+                beliefs = infer(view)
+                if sum(bool(beliefs.voids[s]) for s in (1, 2)) == 2:
+                    dealer = Dealer(view, beliefs)
+                    for _ in range(20):
+                        hands, boneyard = dealer.deal(rng)
+                        for seat in (1, 2):
+                            assert len(hands[seat]) == view.held[seat]
+                            assert not any(t.high in beliefs.voids[seat]
+                                           or t.low in beliefs.voids[seat]
+                                           for t in hands[seat])
+                        assert sorted({*hands[1], *hands[2], *boneyard}) == sorted(
+                            beliefs.unseen)
+                    assert any(isinstance(t, Sequential) for t in dealer._tables.values())
+                    checked += 1
+            game = play_unchecked(game, move)
+    assert checked > 5

@@ -12,6 +12,10 @@ makes it 28%. So the deals are counted: tiles are grouped by which seats may hol
 each group's split among those seats is drawn in proportion to the number of deals that
 complete it. Seats that may hold any tile are dealt last, from what is left, which is
 uniform without counting.
+
+Counting grows with the number of seats that lack different numbers and the tiles they
+hold; where it would be too dear (many seats with many tiles, on the largest sets),
+``Sequential`` deals seat after seat instead, close to uniform but not exactly.
 """
 
 from __future__ import annotations
@@ -23,6 +27,10 @@ import random
 from collections.abc import Sequence
 
 from bones.engine.tiles import Tile
+
+#: Splits of a group a count may try per state it is allowed (a state tries a few on
+#: average, but one of many seats holding many tiles may try millions).
+SPLITS_PER_STATE = 50
 
 
 class TooDear(Exception):
@@ -79,7 +87,7 @@ class Table:
         rest = self.size - sum(self.plan.needs)
         if sum(self.needs[i] for i in self.free) > rest:
             return 0
-        ways = self.plan.ways(0, self.plan.needs)
+        ways = self.plan.total()
         for seats in [*self.bound, self.free]:
             ways *= _shares([self.needs[i] for i in seats])
         return ways * math.comb(rest, sum(self.needs[i] for i in self.free))
@@ -124,6 +132,40 @@ class Table:
         return tiles[at:]
 
 
+class Sequential:
+    """Deals drawn seat after seat, the seat that may hold the fewest tiles first, each a
+    random sample of the tiles left that it may hold; the rest is the boneyard, shuffled.
+    Not uniform (a later seat gets too many of the tiles an earlier one may not hold), so
+    it is only for where counting the deals (``Table``) would be too dear."""
+
+    #: Attempts before ``deal`` gives up (an early seat may take what a later one needs).
+    TRIES = 40
+
+    def __init__(self, tiles: Sequence[Tile], needs: Sequence[int],
+                 allowed: Sequence[frozenset[Tile]]) -> None:
+        self.tiles = list(tiles)
+        self.needs = tuple(needs)
+        self.allowed = list(allowed)
+        self.order = sorted(range(len(needs)), key=lambda i: len(allowed[i]))
+
+    def deal(self, rng: random.Random) -> tuple[list[tuple[Tile, ...]], list[Tile]] | None:
+        """One deal, or ``None`` when every attempt left a seat short."""
+        for _ in range(self.TRIES):
+            pool = set(self.tiles)
+            hands: list[tuple[Tile, ...]] = [()] * len(self.needs)
+            for seat in self.order:
+                may = sorted(pool & self.allowed[seat])
+                if len(may) < self.needs[seat]:
+                    break
+                hands[seat] = tuple(rng.sample(may, self.needs[seat]))
+                pool.difference_update(hands[seat])
+            else:
+                boneyard = sorted(pool)
+                rng.shuffle(boneyard)
+                return hands, boneyard
+        return None
+
+
 def _shares(needs: list[int]) -> int:
     """The ways to share ``sum(needs)`` tiles among seats that take ``needs`` of them."""
     ways = math.factorial(sum(needs))
@@ -142,7 +184,11 @@ class _Plan:
                  limit: int | None = None) -> None:
         self.groups = groups
         self.needs = needs
+        #: States allowed for counting (``TooDear`` past them), and the splits of a group
+        #: tried so far (a state of many seats may try very many: they are capped too).
         self.limit = limit
+        self.tried = 0
+        self._total: int | None = None
         #: ``ways`` of every state worked out so far, by (group, needs).
         self.counted: dict[tuple[int, tuple[int, ...]], int] = {}
         self._draws: dict[tuple[int, tuple[int, ...]],
@@ -159,10 +205,17 @@ class _Plan:
         found = self.counted.get(key)
         if found is None:
             if self.limit is not None and len(self.counted) >= self.limit:
-                raise TooDear(f"more than {self.limit} states")
+                raise TooDear(f"counting the deals needs more than {self.limit} states")
             found = sum(w for w, _ in self._options(index, needs))
             self.counted[key] = found
         return found
+
+    def total(self) -> int:
+        """The number of deals, counted once within ``limit`` states."""
+        if self._total is None:
+            self._total = self.ways(0, self.needs)
+            self.limit = None  # drawing only revisits states counted already
+        return self._total
 
     def draw(self, index: int, needs: tuple[int, ...], unit: float) -> tuple[int, ...]:
         """The split of group ``index`` for the uniform ``unit`` in [0, 1)."""
@@ -203,6 +256,9 @@ class _Plan:
             partial = [(split + (c,), left - c, ways * choose[left][c])
                        for split, left, ways in partial
                        for c in range(low, min(need, left) + 1)]
+            self.tried += len(partial)
+            if self.limit is not None and self.tried > SPLITS_PER_STATE * self.limit:
+                raise TooDear(f"counting the deals tries more than {self.tried} splits")
         out = []
         for split, _, ways in partial:
             rest = self.ways(index + 1, tuple(n - c for n, c in zip(needs, split, strict=True)))

@@ -14,15 +14,19 @@ import random
 from collections.abc import Sequence
 
 from bones.ai.beliefs import Beliefs, Decision, infer
-from bones.ai.dealing import Table, TooDear
+from bones.ai.dealing import Sequential, Table, TooDear
 from bones.engine.state import HandState
 from bones.engine.tiles import Tile
 from bones.engine.view import SeatView
 
 #: Counting the deals that honour exclusions (a guess at how a seat plays, not a fact) may
-#: visit at most this many states; past it the exclusions are dropped. Honouring what the
-#: seats are known to lack is never given up this way.
+#: visit at most this many states; past it the exclusions are dropped.
 EXCLUDED_STATES = 200
+#: Counting the deals that honour the known voids may visit at most this many states
+#: (about 25 us each; double-six tables take at most about a hundred, double-nine with four
+#: players up to about a thousand); past it the deals are drawn seat after seat
+#: (``Sequential``), close to uniform.
+VOID_STATES = 1_000
 
 
 class Dealer:
@@ -41,8 +45,9 @@ class Dealer:
         self.beliefs = beliefs
         self.use_voids = use_voids
         self.others = tuple(s for s in range(view.rules.players) if s != view.seat)
-        self._states = 0
-        self._tables: dict[tuple[bool, tuple[frozenset[Tile], ...]], Table | None] = {}
+        self._work = 0
+        self._tables: dict[tuple[bool, tuple[frozenset[Tile], ...]],
+                           Table | Sequential | None] = {}
 
     def deal(self, rng: random.Random, excluded: Sequence[frozenset[Tile]] = (),
              ) -> tuple[list[tuple[Tile, ...]], list[Tile]]:
@@ -52,13 +57,20 @@ class Dealer:
         (which inference from a legal record never makes so), they are dropped too."""
         none: frozenset[Tile] = frozenset()
         outs = tuple(excluded[s] if excluded else none for s in self.others)
-        table = self._table(self.use_voids, outs)
-        if table is None and any(outs):
-            table = self._table(self.use_voids, tuple(none for _ in outs))
-        if table is None:
-            table = self._table(False, tuple(none for _ in outs))
-        assert table is not None, "a deal that ignores every void always exists"
-        hidden, boneyard = table.deal(rng)
+        plain = tuple(none for _ in outs)
+        attempts = [(self.use_voids, outs)]
+        if any(outs):
+            attempts.append((self.use_voids, plain))
+        if self.use_voids:
+            attempts.append((False, plain))
+        dealt = None
+        for use_voids, constraints in attempts:
+            table = self._table(use_voids, constraints)
+            dealt = table.deal(rng) if table is not None else None
+            if dealt is not None:
+                break
+        assert dealt is not None, "a deal that ignores every void always exists"
+        hidden, boneyard = dealt
         hands: list[tuple[Tile, ...]] = [()] * self.view.rules.players
         hands[self.view.seat] = self.view.hand
         for seat, hand in zip(self.others, hidden, strict=True):
@@ -66,12 +78,16 @@ class Dealer:
         return hands, boneyard
 
     def work(self) -> int:
-        """The states of deal counting worked out since the last call."""
-        done, self._states = self._states, 0
+        """The states of deal counting (``Table.states``) worked out since the last call."""
+        done, self._work = self._work, 0
         return done
 
-    def _table(self, use_voids: bool, outs: tuple[frozenset[Tile], ...]) -> Table | None:
-        """The deal table for one set of constraints, or ``None`` when no deal meets them."""
+    def _table(self, use_voids: bool, outs: tuple[frozenset[Tile], ...],
+               ) -> Table | Sequential | None:
+        """The deals for one set of constraints: counted (``Table``), or seat after seat
+        (``Sequential``) when counting the known voids alone would pass ``VOID_STATES`` states;
+        ``None`` when no deal meets them or counting the exclusions too would pass
+        ``EXCLUDED_STATES``."""
         key = (use_voids, outs)
         if key in self._tables:
             return self._tables[key]
@@ -82,15 +98,17 @@ class Dealer:
             void = self.beliefs.voids[seat] if use_voids else none
             allowed.append(frozenset(t for t in unseen if t.high not in void
                                      and t.low not in void and t not in out))
-        table = Table(sorted(unseen), [self.view.held[s] for s in self.others], allowed,
-                      EXCLUDED_STATES if any(outs) else None)
+        tiles = sorted(unseen)
+        needs = [self.view.held[s] for s in self.others]
+        table = Table(tiles, needs, allowed, EXCLUDED_STATES if any(outs) else VOID_STATES)
+        found: Table | Sequential | None
         try:
-            possible = table.possible
+            found = table if table.possible else None
         except TooDear:
-            possible = False
-        self._states += table.states
-        self._tables[key] = table if possible else None
-        return self._tables[key]
+            found = None if any(outs) else Sequential(tiles, needs, allowed)
+        self._work += table.states
+        self._tables[key] = found
+        return found
 
 
 def sample_hands(view: SeatView, beliefs: Beliefs, rng: random.Random,
