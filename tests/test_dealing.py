@@ -186,3 +186,34 @@ def test_deals_too_dear_to_count_are_drawn_seat_after_seat_and_honour_the_voids(
                     checked += 1
             game = play_unchecked(game, move)
     assert checked > 5
+
+
+def test_larger_sets_count_fewer_states_and_double_six_keeps_its_limits(
+        monkeypatch: pytest.MonkeyPatch):
+    """Counting states and drawing deals cost more with a larger set, so its limits shrink
+    by ``set_scale`` (the search bots charge their work by it too); the double-six limits,
+    on which every benchmark was measured, stay as they are."""
+    from bones.ai import sampling
+    from bones.ai.beliefs import infer
+    from bones.ai.sampling import Dealer, set_scale
+    from bones.engine.game import deal_hand, new_game
+    from bones.engine.rules import PRESETS
+    from bones.engine.view import observe
+
+    assert set_scale(PRESETS["block"]) == 1.0
+    assert set_scale(PRESETS["draw"].replace(set=9, hand_size=7)) == 55 / 28
+    assert set_scale(PRESETS["draw"].replace(set=12, players=8, hand_size=9)) == 91 / 28
+    limits = []
+
+    class Spy(sampling.Table):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            limits.append(self.plan.limit)
+
+    monkeypatch.setattr(sampling, "Table", Spy)
+    for rules in (PRESETS["draw"].replace(players=3),
+                  PRESETS["draw"].replace(set=12, players=8, hand_size=9)):
+        game = deal_hand(new_game(rules), random.Random(3))
+        view = observe(game, game.current.to_move)
+        Dealer(view, infer(view)).deal(random.Random(1))
+    assert limits == [sampling.VOID_STATES, int(sampling.VOID_STATES * 28 / 91)]

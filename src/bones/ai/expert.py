@@ -42,7 +42,7 @@ from typing import Protocol
 
 from bones.ai.beliefs import Beliefs, Decision, decisions, infer
 from bones.ai.position import OUT, PLAYING, Position, tile_set
-from bones.ai.sampling import Dealer, Reading, state_of
+from bones.ai.sampling import Dealer, Reading, set_scale, state_of
 from bones.engine.moves import Play
 from bones.engine.rules import Rules
 from bones.engine.scoring import SCORES
@@ -58,7 +58,9 @@ class Cost:
     on a 2-core development machine so the 95th-percentile decision stays within the think
     time), what sampling one candidate deal (in Python on both) costs in its steps, per
     seat at the table (more seats, more hands to draw and plays to read), and what one
-    state of counting the deals a view allows costs (``bones.ai.dealing``; about 25 us)."""
+    state of counting the deals a view allows costs (``bones.ai.dealing``; about 25 us).
+    Both were measured with a double-six set; ``set_scale`` scales them up for larger
+    sets."""
 
     per_second: int
     deal_per_seat: int
@@ -135,7 +137,7 @@ class ExpertBot:
             raise ValueError(search.MISSING)
         cost = COSTS[self.backend]
         self.deal_per_seat = cost.deal_per_seat
-        self.state_cost = cost.per_state
+        self.per_state = cost.per_state
         self.steps = steps if steps is not None else max(40 * cost.deal_per_seat,
                                                          int(think * cost.per_second))
         self.name = "expert" if inference else "expert-noinfer"
@@ -150,7 +152,9 @@ class ExpertBot:
                               beliefs.last_exposed)
         made = decisions(view) if self.inference else ()
         judge = Judge(view.rules, view.seat, view.scores)
-        judge.deal_cost = self.deal_per_seat * view.rules.players
+        scale = set_scale(view.rules)
+        judge.deal_cost = int(self.deal_per_seat * view.rules.players * scale)
+        judge.state_cost = int(self.per_state * scale)
         judge.limit = self.steps
         dealer = Dealer(view, beliefs, self.inference)
         kinds = self._read_kinds(dealer, made, judge) if made else None
@@ -188,7 +192,7 @@ class ExpertBot:
                 row = evidence.setdefault(seat, [0.0] * len(KINDS))
                 for k, c in enumerate(chances):
                     row[k] += c
-        judge.steps += judge.deal_cost * PREPASS + self.state_cost * dealer.work()
+        judge.steps += judge.deal_cost * PREPASS + judge.state_cost * dealer.work()
         excluded = [frozenset[Tile]() for _ in range(view.rules.players)]
         greedy = [0.0] * view.rules.players
         for seat, row in evidence.items():
@@ -229,7 +233,7 @@ class ExpertBot:
         every candidate that carries weight, which wastes none of them."""
         if kinds is None:
             hands, boneyard = dealer.deal(self.rng)
-            judge.steps += judge.deal_cost + self.state_cost * dealer.work()
+            judge.steps += judge.deal_cost + judge.state_cost * dealer.work()
             return [(hands, boneyard, 1.0)]
         candidates = [dealer.deal(self.rng, self._ruled_out(kinds)) for _ in range(CANDIDATES)]
         weights = []
@@ -238,7 +242,7 @@ class ExpertBot:
             for chances in kinds.reading.chances(hands).values():
                 weight *= sum(kind[0] * c for kind, c in zip(KINDS, chances, strict=True))
             weights.append(weight)
-        judge.steps += judge.deal_cost * CANDIDATES + self.state_cost * dealer.work()
+        judge.steps += judge.deal_cost * CANDIDATES + judge.state_cost * dealer.work()
         total = sum(weights)
         if total <= 0.0:
             return [(*candidates[0], 1.0)]
@@ -431,10 +435,11 @@ class Judge:
         #: not the bot's side (see ``KINDS``).
         self.betas = [BETA] * rules.players
         self.doubles = [DOUBLE] * rules.players
-        #: Work done so far: moves made in playouts and nodes searched, and deals sampled
-        #: at ``deal_cost`` steps each.
+        #: Work done so far: moves made in playouts and nodes searched, deals sampled at
+        #: ``deal_cost`` steps each and states of deal counting at ``state_cost``.
         self.steps = 0
         self.deal_cost = 0
+        self.state_cost = 0
         #: The steps the decision may spend (a search that walks many positions in one
         #: call stops solving there).
         self.limit = 1 << 62
