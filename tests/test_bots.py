@@ -12,7 +12,7 @@ from bones.ai.beliefs import infer
 from bones.engine.game import deal_hand, new_game, play, start_hand
 from bones.engine.moves import Draw, Pass, Play
 from bones.engine.rules import PRESETS, Rules
-from bones.engine.tiles import parse_tiles, weight
+from bones.engine.tiles import full_set, parse_tiles, weight
 from bones.engine.view import observe
 
 #: Think time of search bots in these tests: enough to search, short enough to run everywhere.
@@ -94,10 +94,81 @@ def test_a_pass_shows_the_passer_lacks_every_open_number():
     assert parse_tiles("4-4")[0] in beliefs.unseen
 
 
-def test_a_draw_restarts_what_the_drawer_is_known_to_lack():
+def test_a_drawn_tile_is_unknown_until_the_drawer_moves_again():
     game = _scripted(draw=True)
     game = play(game, Play(0, parse_tiles("6-6")[0]))
     game = play(game, Draw(1))  # 4-3: no six
     beliefs = infer(observe(game, 0))
-    assert beliefs.voids[1] == {6}
+    assert beliefs.parts[1] == ((frozenset({6}), 7), (frozenset(), 1))
+    assert beliefs.voids[1] == set()  # the tile drawn may be a six, for all seat 0 knows
+    game = play(game, Draw(1))  # drawing again: the first tile drawn was no six either
+    beliefs = infer(observe(game, 0))
+    assert beliefs.parts[1] == ((frozenset({6}), 8), (frozenset(), 1))
     assert all(m.tile is None for m in observe(game, 0).moves if isinstance(m, Draw))
+
+
+def _lay(game, seat: int, tile: str):
+    """``game`` after ``seat`` lays ``tile`` on the first arm it fits."""
+    wanted = parse_tiles(tile)[0]
+    move = next(m for m in game.current.legal_moves()
+                if isinstance(m, Play) and m.tile == wanted)
+    assert move.seat == seat
+    return play(game, move)
+
+
+def test_tiles_held_before_a_draw_still_lack_what_they_lacked():
+    """Seat 1 draws on a six and plays the tile drawn, then draws on a one and a blank and
+    plays that tile too: the seven tiles it was dealt lack all three numbers."""
+    deal = [parse_tiles("6-6 6-0 6-5 6-4 6-3 1-1 2-2"),
+            parse_tiles("5-5 5-4 5-3 5-2 4-4 4-3 4-2")]
+    first = parse_tiles("6-1 1-0")
+    used = {t for hand in deal for t in hand} | set(first)
+    rest = [t for t in full_set(6) if t not in used]
+    game = start_hand(new_game(PRESETS["draw"]), deal, [*first, *rest], 0)
+    game = _lay(game, 0, "6-6")
+    game = play(game, Draw(1))
+    game = _lay(game, 1, "6-1")
+    game = _lay(game, 0, "6-0")  # the arms are now a blank and a one
+    game = play(game, Draw(1))
+    game = _lay(game, 1, "1-0")
+    beliefs = infer(observe(game, 0))
+    assert beliefs.parts[1] == ((frozenset({0, 1, 6}), 7),)
+    assert beliefs.voids[1] == {0, 1, 6}
+
+
+@pytest.mark.parametrize(("preset", "options"), [
+    ("draw", {}), ("draw", {"players": 3}), ("draw", {"players": 4}),
+    ("pagat-draw", {"set": 9, "hand_size": 7, "players": 4}),
+])
+def test_inferred_parts_never_rule_out_the_real_hands(preset, options):
+    """Every other seat's real hand can be split into its inferred parts: each part gets
+    as many tiles as it says, none holding a number it lacks."""
+    rules = PRESETS[preset].replace(**options)
+    checked = 0
+    for seed in range(12):
+        rng = random.Random(seed)
+        game = deal_hand(new_game(rules), rng)
+        while (state := game.current) is not None:
+            moves = state.legal_moves()
+            viewer = state.to_move
+            beliefs = infer(observe(game, viewer))
+            for seat in range(rules.players):
+                if seat != viewer:
+                    assert _splits(list(state.hands[seat]), list(beliefs.parts[seat]))
+                    checked += 1
+            game = play(game, rng.choice(moves))
+    assert checked > 300
+
+
+def _splits(hand: list, parts: list[tuple[frozenset[int], int]]) -> bool:
+    """Whether ``hand`` can be shared among ``parts`` (exactly their counts, none holding
+    a number its part lacks)."""
+    if not hand:
+        return all(count == 0 for _, count in parts)
+    tile, rest = hand[0], hand[1:]
+    for k, (lacked, count) in enumerate(parts):
+        if count and tile.high not in lacked and tile.low not in lacked:
+            left = parts[:k] + [(lacked, count - 1)] + parts[k + 1:]
+            if _splits(rest, left):
+                return True
+    return False

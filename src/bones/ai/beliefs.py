@@ -2,8 +2,10 @@
 tiles it has not seen.
 
 A pass (or, in Draw, a draw) means the seat held no tile matching any open arm at that
-moment. A draw gives the seat unknown new tiles, which may hold numbers it lacked before, so
-each draw restarts that seat's voids from the open numbers of that moment.
+moment. A draw gives the seat an unknown new tile, which may hold numbers it lacked before,
+so a seat's hand is kept in parts: the tiles it held at its earlier passes and draws lack
+more numbers than the tiles it drew since. Each part is a number of tiles and the numbers
+none of them holds; ``voids`` are the numbers no part holds.
 """
 
 from __future__ import annotations
@@ -26,12 +28,69 @@ class Beliefs:
     unseen: frozenset[Tile]
     #: The number each seat last left open by its own play (for partnership play).
     last_exposed: tuple[int | None, ...]
+    #: Per seat, the parts of its hand as (numbers lacked, tiles), oldest first: the oldest
+    #: part lacks every number a later one lacks. Empty: one part per seat, its ``voids``.
+    parts: tuple[tuple[tuple[frozenset[int], int], ...], ...] = ()
+
+
+class _Hand:
+    """One seat's hand as parts, oldest first, for ``infer``.
+
+    Which part a played tile left is not always known; it is taken from the oldest part
+    that may hold it. That never rules out the real hand: a part that lacks more numbers
+    keeps fewer tiles, so the parts allow at least every hand the truth allows."""
+
+    def __init__(self, dealt: int) -> None:
+        self.parts: list[tuple[frozenset[int], int]] = [(frozenset(), dealt)]
+
+    def lacks(self, numbers: frozenset[int]) -> None:
+        """A pass or a draw: no tile in the hand matches ``numbers``."""
+        self.parts = [(lacked | numbers, count) for lacked, count in self.parts]
+        self._merge()
+
+    def drew(self) -> None:
+        self.parts.append((frozenset(), 1))
+        self._merge()
+
+    def played(self, tile: Tile) -> None:
+        for k, (lacked, count) in enumerate(self.parts):
+            if count and tile.high not in lacked and tile.low not in lacked:
+                self.parts[k] = (lacked, count - 1)
+                break
+        else:  # not from a legal record: keep the count right, lose a tile anywhere
+            k = max(k for k, (_, count) in enumerate(self.parts) if count)
+            self.parts[k] = (self.parts[k][0], self.parts[k][1] - 1)
+        self._merge()
+
+    def _merge(self) -> None:
+        merged: list[tuple[frozenset[int], int]] = []
+        for lacked, count in self.parts:
+            if not count:
+                continue
+            if merged and merged[-1][0] == lacked:
+                merged[-1] = (lacked, merged[-1][1] + count)
+            else:
+                merged.append((lacked, count))
+        self.parts = merged
+
+    @property
+    def voids(self) -> frozenset[int]:
+        common: frozenset[int] | None = None
+        for lacked, _ in self.parts:
+            common = lacked if common is None else common & lacked
+        return common or frozenset()
 
 
 def infer(view: SeatView) -> Beliefs:
     """Read the beliefs of ``view.seat`` from the public moves of the hand."""
     n = view.rules.players
-    voids: list[set[int]] = [set() for _ in range(n)]
+    dealt = list(view.held)
+    for move in view.moves:
+        if isinstance(move, Play):
+            dealt[move.seat] += 1
+        elif isinstance(move, Draw):
+            dealt[move.seat] -= 1
+    hands = [_Hand(count) for count in dealt]
     exposed: list[int | None] = [None] * n
     layout = Layout(uses_spinner=view.rules.spinner == "first-double")
     for move in view.moves:
@@ -39,19 +98,22 @@ def infer(view: SeatView) -> Beliefs:
         if isinstance(move, Play):
             before = layout
             layout = layout.place(move.tile, move.end if not layout.is_empty else None)
+            hands[seat].played(move.tile)
             if before.is_empty:
                 exposed[seat] = None
             elif move.end is not None:
                 exposed[seat] = layout.end(move.end)
         elif isinstance(move, Draw):
-            # The arms do not change during a run of draws, so every draw of the run lacks the
-            # same numbers; what the seat lacked before may be among the unknown tiles drawn.
-            voids[seat] = set(layout.open_numbers())
+            # Nothing in the hand matched the arms; the tile drawn is unknown until the
+            # seat's next move says more (another draw or a pass: it did not match either).
+            hands[seat].lacks(frozenset(layout.open_numbers()))
+            hands[seat].drew()
         elif isinstance(move, Pass):
-            voids[seat] |= layout.open_numbers()
+            hands[seat].lacks(frozenset(layout.open_numbers()))
     seen = set(view.hand) | set(layout.placed)
     unseen = frozenset(t for t in full_set(view.rules.set) if t not in seen)
-    return Beliefs(tuple(frozenset(v) for v in voids), unseen, tuple(exposed))
+    return Beliefs(tuple(hand.voids for hand in hands), unseen, tuple(exposed),
+                   tuple(tuple(hand.parts) for hand in hands))
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,6 +1,6 @@
 """Deals consistent with a seat's view: the hidden hands and boneyard, sampled so that every
-seat holds as many tiles as the view says and none of the numbers it is known to lack, and
-every such deal is equally likely (``bones.ai.dealing``); and how likely the other seats'
+seat holds as many tiles as the view says, each part of its hand none of the numbers that
+part is known to lack (``Beliefs.parts``), and every such deal is equally likely (``bones.ai.dealing``); and how likely the other seats'
 plays are under each kind of player, to weigh those deals by.
 
 Search bots (``ismcts``, ``expert``) think about such determinized deals; only this module
@@ -48,7 +48,9 @@ class Dealer:
     (``bones.ai.dealing``): the other seats' hidden hands and the boneyard in random draw
     order.
 
-    Each seat gets none of the numbers it is known to lack (``use_voids``) and, per deal,
+    Each part of a seat's hand (``Beliefs.parts``: the tiles it held at a pass or draw lack
+    more numbers than those it drew since) gets none of the numbers it is known to lack
+    (``use_voids``), each part dealt as a seat of its own, and every seat, per deal,
     none of the tiles ``excluded`` names for it (what the bot believes it lacks, e.g. from
     how it plays). A decision draws many deals under a few sets of such constraints, so
     each set's table is counted once; ``work`` tells how many states that took, which a
@@ -61,7 +63,7 @@ class Dealer:
         self.others = tuple(s for s in range(view.rules.players) if s != view.seat)
         self._work = 0
         self._tables: dict[tuple[bool, tuple[frozenset[Tile], ...]],
-                           Table | Sequential | None] = {}
+                           tuple[Table | Sequential | None, tuple[int, ...]]] = {}
 
     def deal(self, rng: random.Random, excluded: Sequence[frozenset[Tile]] = (),
              ) -> tuple[list[tuple[Tile, ...]], list[Tile]]:
@@ -79,7 +81,7 @@ class Dealer:
             attempts.append((False, plain))
         dealt = None
         for use_voids, constraints in attempts:
-            table = self._table(use_voids, constraints)
+            table, owners = self._table(use_voids, constraints)
             dealt = table.deal(rng) if table is not None else None
             if dealt is not None:
                 break
@@ -87,8 +89,8 @@ class Dealer:
         hidden, boneyard = dealt
         hands: list[tuple[Tile, ...]] = [()] * self.view.rules.players
         hands[self.view.seat] = self.view.hand
-        for seat, hand in zip(self.others, hidden, strict=True):
-            hands[seat] = hand
+        for seat, part in zip(owners, hidden, strict=True):
+            hands[seat] += part
         return hands, boneyard
 
     def work(self) -> int:
@@ -96,24 +98,38 @@ class Dealer:
         done, self._work = self._work, 0
         return done
 
+    def _parts(self, seat: int, use_voids: bool) -> tuple[tuple[frozenset[int], int], ...]:
+        """The parts of ``seat``'s hand to deal, as (numbers lacked, tiles): those
+        ``Beliefs.parts`` gives, or the whole hand lacking its ``voids``."""
+        held = self.view.held[seat]
+        if not use_voids:
+            return ((frozenset(), held),)
+        parts = self.beliefs.parts[seat] if self.beliefs.parts else ()
+        if sum(count for _, count in parts) != held:
+            return ((self.beliefs.voids[seat], held),)
+        return parts
+
     def _table(self, use_voids: bool, outs: tuple[frozenset[Tile], ...],
-               ) -> Table | Sequential | None:
+               ) -> tuple[Table | Sequential | None, tuple[int, ...]]:
         """The deals for one set of constraints: counted (``Table``), or seat after seat
         (``Sequential``) when counting the known voids alone would pass ``VOID_STATES`` states;
         ``None`` when no deal meets them or counting the exclusions too would pass
-        ``EXCLUDED_STATES``."""
+        ``EXCLUDED_STATES``. Each part of a hand (``_parts``) is dealt as a seat of its own;
+        the seat each belongs to comes with the table."""
         key = (use_voids, outs)
         if key in self._tables:
             return self._tables[key]
         unseen = self.beliefs.unseen
-        none: frozenset[int] = frozenset()
         allowed = []
+        needs = []
+        owners = []
         for seat, out in zip(self.others, outs, strict=True):
-            void = self.beliefs.voids[seat] if use_voids else none
-            allowed.append(frozenset(t for t in unseen if t.high not in void
-                                     and t.low not in void and t not in out))
+            for lacked, count in self._parts(seat, use_voids):
+                allowed.append(frozenset(t for t in unseen if t.high not in lacked
+                                         and t.low not in lacked and t not in out))
+                needs.append(count)
+                owners.append(seat)
         tiles = sorted(unseen)
-        needs = [self.view.held[s] for s in self.others]
         limit = EXCLUDED_STATES if any(outs) else VOID_STATES
         table = Table(tiles, needs, allowed, int(limit / set_scale(self.view.rules)))
         found: Table | Sequential | None
@@ -122,8 +138,8 @@ class Dealer:
         except TooDear:
             found = None if any(outs) else Sequential(tiles, needs, allowed)
         self._work += table.states
-        self._tables[key] = found
-        return found
+        self._tables[key] = found, tuple(owners)
+        return self._tables[key]
 
 
 def sample_hands(view: SeatView, beliefs: Beliefs, rng: random.Random,
