@@ -57,9 +57,11 @@ class _Hand:
             if count and tile.high not in lacked and tile.low not in lacked:
                 self.parts[k] = (lacked, count - 1)
                 break
-        else:  # not from a legal record: keep the count right, lose a tile anywhere
-            k = max(k for k, (_, count) in enumerate(self.parts) if count)
-            self.parts[k] = (self.parts[k][0], self.parts[k][1] - 1)
+        else:  # not from a legal record: lose a tile from the newest part that has one
+            held = [k for k, (_, count) in enumerate(self.parts) if count]
+            if held:
+                k = held[-1]
+                self.parts[k] = (self.parts[k][0], self.parts[k][1] - 1)
         self._merge()
 
     def _merge(self) -> None:

@@ -1,7 +1,8 @@
 """Deals consistent with a seat's view: the hidden hands and boneyard, sampled so that every
 seat holds as many tiles as the view says, each part of its hand none of the numbers that
-part is known to lack (``Beliefs.parts``), and every such deal is equally likely (``bones.ai.dealing``); and how likely the other seats'
-plays are under each kind of player, to weigh those deals by.
+part is known to lack (``Beliefs.parts``), and every such deal is equally likely
+(``bones.ai.dealing``); and how likely the other seats' plays are under each kind of
+player, to weigh those deals by.
 
 Search bots (``ismcts``, ``expert``) think about such determinized deals; only this module
 turns a view into a full ``HandState``, and it uses nothing a seat may not see.
