@@ -7,12 +7,13 @@ import random
 
 import pytest
 
+import scripted
 from bones.ai.base import LEVELS, make_bot
 from bones.ai.beliefs import infer
 from bones.engine.game import deal_hand, new_game, play, start_hand
 from bones.engine.moves import Draw, Pass, Play
 from bones.engine.rules import PRESETS, Rules
-from bones.engine.tiles import full_set, parse_tiles, weight
+from bones.engine.tiles import parse_tiles, weight
 from bones.engine.view import observe
 
 #: Think time of search bots in these tests: enough to search, short enough to run everywhere.
@@ -107,30 +108,13 @@ def test_a_drawn_tile_is_unknown_until_the_drawer_moves_again():
     assert all(m.tile is None for m in observe(game, 0).moves if isinstance(m, Draw))
 
 
-def _lay(game, seat: int, tile: str):
-    """``game`` after ``seat`` lays ``tile`` on the first arm it fits."""
-    wanted = parse_tiles(tile)[0]
-    move = next(m for m in game.current.legal_moves()
-                if isinstance(m, Play) and m.tile == wanted)
-    assert move.seat == seat
-    return play(game, move)
-
-
 def test_tiles_held_before_a_draw_still_lack_what_they_lacked():
     """Seat 1 draws on a six and plays the tile drawn, then draws on a one and a blank and
     plays that tile too: the seven tiles it was dealt lack all three numbers."""
-    deal = [parse_tiles("6-6 6-0 6-5 6-4 6-3 1-1 2-2"),
-            parse_tiles("5-5 5-4 5-3 5-2 4-4 4-3 4-2")]
-    first = parse_tiles("6-1 1-0")
-    used = {t for hand in deal for t in hand} | set(first)
-    rest = [t for t in full_set(6) if t not in used]
-    game = start_hand(new_game(PRESETS["draw"]), deal, [*first, *rest], 0)
-    game = _lay(game, 0, "6-6")
-    game = play(game, Draw(1))
-    game = _lay(game, 1, "6-1")
-    game = _lay(game, 0, "6-0")  # the arms are now a blank and a one
-    game = play(game, Draw(1))
-    game = _lay(game, 1, "1-0")
+    game = scripted.hand(PRESETS["draw"], ["6-6 6-0 6-5 6-4 6-3 1-1 2-2",
+                                           "5-5 5-4 5-3 5-2 4-4 4-3 4-2"], "6-1 1-0", 0)
+    # after 6-0 the arms are a blank and a one
+    game = scripted.moves(game, "6-6, draw, 6-1 right, 6-0 left, draw, 1-0 right")
     beliefs = infer(observe(game, 0))
     assert beliefs.parts[1] == ((frozenset({0, 1, 6}), 7),)
     assert beliefs.voids[1] == {0, 1, 6}

@@ -42,6 +42,7 @@ class _Hand:
 
     def __init__(self, dealt: int) -> None:
         self.parts: list[tuple[frozenset[int], int]] = [(frozenset(), dealt)]
+        self._merge()
 
     def lacks(self, numbers: frozenset[int]) -> None:
         """A pass or a draw: no tile in the hand matches ``numbers``."""
@@ -53,15 +54,13 @@ class _Hand:
         self._merge()
 
     def played(self, tile: Tile) -> None:
-        for k, (lacked, count) in enumerate(self.parts):
-            if count and tile.high not in lacked and tile.low not in lacked:
-                self.parts[k] = (lacked, count - 1)
-                break
-        else:  # not from a legal record: lose a tile from the newest part that has one
-            held = [k for k, (_, count) in enumerate(self.parts) if count]
-            if held:
-                k = held[-1]
-                self.parts[k] = (self.parts[k][0], self.parts[k][1] - 1)
+        # _merge keeps only parts that hold tiles; not from a legal record, a tile no part
+        # may hold is lost from the newest part
+        fits = [k for k, (lacked, _) in enumerate(self.parts)
+                if tile.high not in lacked and tile.low not in lacked]
+        if self.parts:
+            k = fits[0] if fits else len(self.parts) - 1
+            self.parts[k] = (self.parts[k][0], self.parts[k][1] - 1)
         self._merge()
 
     def _merge(self) -> None:
@@ -77,10 +76,9 @@ class _Hand:
 
     @property
     def voids(self) -> frozenset[int]:
-        common: frozenset[int] | None = None
-        for lacked, _ in self.parts:
-            common = lacked if common is None else common & lacked
-        return common or frozenset()
+        if not self.parts:
+            return frozenset()
+        return frozenset.intersection(*(lacked for lacked, _ in self.parts))
 
 
 def infer(view: SeatView) -> Beliefs:

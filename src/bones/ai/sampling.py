@@ -40,8 +40,7 @@ def set_scale(rules: Rules) -> float:
     tiles among the seats all grow with the set, roughly in proportion to its tiles. (With
     double-twelve and eight players a deal took about 0.5 ms and a counting state 40 to
     80 us, where double-six ones take about 0.17 ms and 25 us.)"""
-    tiles = (rules.set + 1) * (rules.set + 2) // 2
-    return max(tiles, DOUBLE_SIX_TILES) / DOUBLE_SIX_TILES
+    return max(rules.tiles, DOUBLE_SIX_TILES) / DOUBLE_SIX_TILES
 
 
 class Dealer:
@@ -62,6 +61,7 @@ class Dealer:
         self.beliefs = beliefs
         self.use_voids = use_voids
         self.others = tuple(s for s in range(view.rules.players) if s != view.seat)
+        self._scale = set_scale(view.rules)
         self._work = 0
         self._tables: dict[tuple[bool, tuple[frozenset[Tile], ...]],
                            tuple[Table | Sequential | None, tuple[int, ...]]] = {}
@@ -132,7 +132,7 @@ class Dealer:
                 owners.append(seat)
         tiles = sorted(unseen)
         limit = EXCLUDED_STATES if any(outs) else VOID_STATES
-        table = Table(tiles, needs, allowed, int(limit / set_scale(self.view.rules)))
+        table = Table(tiles, needs, allowed, int(limit / self._scale))
         found: Table | Sequential | None
         try:
             found = table if table.possible else None
