@@ -26,7 +26,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "arena", help="a duplicate match between bots: win rates with 95%% intervals",
         description="Deal hands and play each one once per rotation of the seats, so every "
         "bot holds every seat's tiles and luck cancels. Prints each bot's win rate per hand "
-        "with its 95% interval and mean points per hand.",
+        "with its 95% interval and mean points per hand. The interval counts each deal as "
+        "one sample, since its rotations share its luck (--json also gives the interval "
+        "that counts hands as independent).",
     )
     p.add_argument("--bots", default="greedy,random", metavar="LEVELS",
                    help=f"the lineup, repeated around the table ({', '.join(LEVELS)}, or "
@@ -40,7 +42,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--seed", type=int, default=None, help="seed (default: random, printed)")
     p.add_argument("--sprt", action="store_true",
                    help="stop early once an SPRT (p0 0.5, p1 0.55, alpha = beta = 0.05) on "
-                   "the first two bots' decisive hands reaches a verdict")
+                   "the first two bots' decisive hands, read deal by deal, reaches a verdict")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     add_rules_arguments(p)
@@ -68,14 +70,15 @@ def run(args: argparse.Namespace) -> int:
                 progress.advance(task)
             start += count
             if sprt is not None:
-                verdict = sprt.verdict(*tally.head_to_head)
+                verdict = sprt.judge(sprt.llr_deals(tally.head_to_head_by_deal))
     result = tally.json()
     result.update(seed=seed, rules=rules.to_json(), think=args.think,
                   lineup=list(lineup(levels, rules.players)),
                   rotations=len(rotations(lineup(levels, rules.players))))
     if sprt is not None:
         result["sprt"] = {"p0": sprt.p0, "p1": sprt.p1, "alpha": sprt.alpha,
-                          "beta": sprt.beta, "llr": sprt.llr(*tally.head_to_head),
+                          "beta": sprt.beta, "llr": sprt.llr_deals(tally.head_to_head_by_deal),
+                          "llr_per_hand": sprt.llr(*tally.head_to_head),
                           "bounds": list(sprt.bounds), "verdict": verdict}
     if args.json:
         print(json.dumps(result))
@@ -103,6 +106,7 @@ def _print(result: dict[str, object], out: Console) -> None:
                       f"{_pct(row['win_rate'])} [{_pct(low)}, {_pct(high)}]",
                       "-" if pph is None else f"{pph:.2f}")
     out.print(table)
+    out.print("95% intervals count each deal as one sample (its rotations share its luck)")
     h2h = result["head_to_head"]
     assert isinstance(h2h, dict)
     if len(levels) >= 2:

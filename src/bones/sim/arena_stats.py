@@ -3,6 +3,9 @@ the head-to-head record of the first two levels for the SPRT.
 
 A side counts for a level when every seat of the side is that level's bot, so a partnership
 is one trial per hand, not two (counting seats would halve the width of the interval).
+Each level's results are also kept deal by deal, because a deal's rotations are one sample
+of luck, not several: the reported interval counts deals (``bones.sim.clusters``); the
+per-hand Wilson interval is reported beside it.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from typing import Any
 
 from bones.engine.rules import Rules
 from bones.sim.arena import DealOutcome
+from bones.sim.clusters import Clustered
 from bones.sim.stats import wilson
 
 
@@ -24,11 +28,14 @@ class LevelStats:
     wins: int = 0
     ties: int = 0
     points: int = 0
+    #: The same wins and hands, summed per deal.
+    by_deal: Clustered = field(default_factory=Clustered)
 
     def json(self) -> dict[str, Any]:
-        low, high = wilson(self.wins, self.hands)
         return {"level": self.level, "hands": self.hands, "wins": self.wins, "ties": self.ties,
-                "win_rate": _ratio(self.wins, self.hands), "interval": [low, high],
+                "win_rate": _ratio(self.wins, self.hands),
+                "interval": list(self.by_deal.interval()),
+                "interval_per_hand": list(wilson(self.wins, self.hands)),
                 "points_per_hand": _ratio(self.points, self.hands)}
 
 
@@ -44,6 +51,8 @@ class ArenaTally:
     stats: dict[str, LevelStats] = field(default_factory=dict)
     #: Decisive hands between the first two levels: (first won, second won), per side count.
     head_to_head: list[int] = field(default_factory=lambda: [0, 0])
+    #: The first level's wins among those decisive hands, summed per deal.
+    head_to_head_by_deal: Clustered = field(default_factory=Clustered)
 
     def __post_init__(self) -> None:
         for level in self.levels:
@@ -52,6 +61,9 @@ class ArenaTally:
     def add(self, outcome: DealOutcome) -> None:
         self.deals += 1
         rules = self.rules
+        wins = dict.fromkeys(self.levels, 0)
+        hands = dict.fromkeys(self.levels, 0)
+        decisive = [0, 0]
         for seats, result in outcome.plays:
             self.hands += 1
             self.blocked += result.end == "blocked"
@@ -59,19 +71,25 @@ class ArenaTally:
                 levels = {seats[s] for s in rules.seats_of(side)}
                 if len(levels) != 1:
                     continue
-                stats = self.stats[levels.pop()]
+                level = levels.pop()
+                stats = self.stats[level]
                 stats.hands += 1
+                hands[level] += 1
                 stats.points += result.points[side]
                 if result.winner == side:
                     stats.wins += 1
+                    wins[level] += 1
                 elif result.winner is None:
                     stats.ties += 1
             if len(self.levels) >= 2 and result.winner is not None:
                 winner = seats[rules.seats_of(result.winner)[0]]
-                if winner == self.levels[0]:
-                    self.head_to_head[0] += 1
-                elif winner == self.levels[1]:
-                    self.head_to_head[1] += 1
+                for i in (0, 1):
+                    if winner == self.levels[i]:
+                        self.head_to_head[i] += 1
+                        decisive[i] += 1
+        for level in self.levels:
+            self.stats[level].by_deal.add(wins[level], hands[level])
+        self.head_to_head_by_deal.add(decisive[0], sum(decisive))
 
     def relative(self) -> float | None:
         """The first level's share of the two levels' win rates per side-hand: 0.5 means
@@ -95,7 +113,8 @@ class ArenaTally:
             "levels": [self.stats[level].json() for level in self.levels],
             "head_to_head": {"wins": first, "losses": second,
                              "share": _ratio(first, first + second),
-                             "interval": list(wilson(first, first + second))},
+                             "interval": list(self.head_to_head_by_deal.interval()),
+                             "interval_per_hand": list(wilson(first, first + second))},
         }
 
 

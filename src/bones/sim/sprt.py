@@ -5,6 +5,13 @@ Each decisive hand (one of the two bots' sides won) is a Bernoulli trial, 1 when
 bot won. H0: p = ``p0``; H1: p = ``p1``. With error rates alpha and beta the test accepts H1
 when the log-likelihood ratio reaches ln((1 - beta) / alpha) and H0 when it falls to
 ln(beta / (1 - alpha)).
+
+A duplicate match's hands are not independent trials, though: the rotations of one deal
+share its luck. So the arena reads the ratio over deals (``llr_deals``): the generalised
+SPRT engine testers use for game pairs (Van den Bergh's normal approximation, as in
+fishtest), which takes the variance of the share from the spread between deals. Where luck
+cancels within a deal it reaches a verdict sooner, and where it does not it is rightly
+slower than the per-hand test.
 """
 
 from __future__ import annotations
@@ -12,6 +19,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from typing import Literal
+
+from bones.sim.clusters import Clustered
 
 Verdict = Literal["H1", "H0", "continue"]
 
@@ -43,12 +52,35 @@ class Sprt:
         return (wins * math.log(self.p1 / self.p0)
                 + losses * math.log((1 - self.p1) / (1 - self.p0)))
 
+    def llr_deals(self, deals: Clustered) -> float:
+        """The log-likelihood ratio of H1 against H0 from the first bot's wins among the
+        decisive hands of each deal: that of a normal share with the variance the deals
+        show, (p1 - p0)(2 p - p0 - p1) / (2 var). Where the deals cannot give a variance
+        (fewer than two, none spread, a share of 0 or 1) it is the per-hand ``llr``.
+
+        With one hand per deal it is close to the per-hand ratio:
+
+        >>> deals = Clustered()
+        >>> for won in [1] * 60 + [0] * 40:
+        ...     deals.add(won, 1)
+        >>> round(Sprt().llr_deals(deals), 1), round(Sprt().llr(60, 40), 1)
+        (1.5, 1.5)
+        """
+        variance = deals.variance()
+        if variance is None or variance <= 0.0 or deals.wins in (0, deals.hands):
+            return self.llr(deals.wins, deals.hands - deals.wins)
+        p = deals.wins / deals.hands
+        return (self.p1 - self.p0) * (2 * p - self.p0 - self.p1) / (2 * variance)
+
     def verdict(self, wins: int, losses: int) -> Verdict:
         """``"H1"`` (the first bot is stronger by the margin), ``"H0"``, or ``"continue"``."""
+        return self.judge(self.llr(wins, losses))
+
+    def judge(self, llr: float) -> Verdict:
+        """The verdict a log-likelihood ratio reaches."""
         low, high = self.bounds
-        value = self.llr(wins, losses)
-        if value >= high:
+        if llr >= high:
             return "H1"
-        if value <= low:
+        if llr <= low:
             return "H0"
         return "continue"

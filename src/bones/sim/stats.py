@@ -32,7 +32,16 @@ def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
     """
     if trials <= 0:
         return 0.0, 1.0
-    p = successes / trials
+    return wilson_rate(successes / trials, trials, z)
+
+
+def wilson_rate(p: float, trials: float, z: float = Z95) -> tuple[float, float]:
+    """Wilson's interval for a proportion ``p`` worth ``trials`` independent trials, which
+    need not be a whole number (an effective sample size, ``bones.sim.clusters``).
+
+    >>> wilson_rate(0.8, 10) == wilson(8, 10)
+    True
+    """
     z2 = z * z
     centre = (p + z2 / (2 * trials)) / (1 + z2 / trials)
     half = z / (1 + z2 / trials) * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials))
