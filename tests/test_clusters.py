@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -9,9 +11,9 @@ from hypothesis import strategies as st
 from bones.engine.rules import PRESETS
 from bones.sim.arena import play_deals
 from bones.sim.arena_stats import ArenaTally
-from bones.sim.clusters import Clustered
+from bones.sim.clusters import Clustered, relative_interval
 from bones.sim.sprt import Sprt
-from bones.sim.stats import wilson
+from bones.sim.stats import Z95, wilson
 
 
 def _clustered(deals: list[tuple[int, int]]) -> Clustered:
@@ -98,3 +100,33 @@ def test_sprt_over_deals_falls_back_to_hands_where_deals_cannot_say():
     sprt = Sprt()
     assert sprt.llr_deals(_clustered([(3, 3), (2, 2)])) == sprt.llr(5, 0)
     assert sprt.llr_deals(_clustered([(1, 2)])) == sprt.llr(1, 1)
+
+
+@given(st.lists(st.tuples(st.integers(0, 2), st.integers(0, 2)).filter(lambda t: sum(t) <= 2),
+                min_size=3, max_size=40))
+def test_relative_strength_of_two_seats_has_the_head_to_head_variance(deals):
+    """With two seats a / (a + b) is the share of decisive hands, so the delta method over
+    deals must give exactly the ratio estimator's variance of that share."""
+    firsts = [(wa, 2, wb, 2) for wa, wb in deals]
+    decisive = _clustered([(wa, wa + wb) for wa, wb in deals])
+    interval = relative_interval(firsts)
+    if decisive.hands == 0:
+        assert interval is None
+        return
+    assert interval is not None
+    share = decisive.wins / decisive.hands
+    variance = decisive.variance()
+    assert variance is not None
+    half = Z95 * math.sqrt(variance)
+    assert interval == pytest.approx((max(0.0, share - half), min(1.0, share + half)))
+
+
+def test_the_relative_strength_of_three_seats_has_an_interval_around_it():
+    rules = PRESETS["draw"].replace(players=3)
+    tally = ArenaTally(rules, ("basic", "greedy"))
+    for outcome in play_deals(rules, ["basic", "greedy", "greedy"], 5, 12):
+        tally.add(outcome)
+    low, high = tally.json()["relative_interval"]
+    relative = tally.relative()
+    assert relative is not None and low < relative < high
+    assert len(tally.firsts_by_deal) == 12

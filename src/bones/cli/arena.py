@@ -114,8 +114,11 @@ def _print(result: dict[str, object], out: Console) -> None:
         out.print(f"head to head: {levels[0]['level']} won {h2h['wins']} of "
                   f"{h2h['wins'] + h2h['losses']} decisive hands, {_pct(h2h['share'])} "
                   f"[{_pct(low)}, {_pct(high)}]; blocked hands {_pct(result['blocked'])}")  # type: ignore[arg-type]
+        interval = result["relative_interval"]
+        bounds = "" if not isinstance(interval, list) else (
+            f" [{_pct(interval[0])}, {_pct(interval[1])}]")
         out.print(f"relative strength (win rates per side-hand, {levels[0]['level']} share): "
-                  f"{_pct(result['relative'])}")  # type: ignore[arg-type]
+                  f"{_pct(result['relative'])}{bounds}")  # type: ignore[arg-type]
     sprt = result.get("sprt")
     if isinstance(sprt, dict):
         meaning = {"H1": f"{levels[0]['level']} is stronger (p >= {sprt['p1']})",

@@ -15,7 +15,7 @@ from typing import Any
 
 from bones.engine.rules import Rules
 from bones.sim.arena import DealOutcome
-from bones.sim.clusters import Clustered
+from bones.sim.clusters import Clustered, relative_interval
 from bones.sim.stats import wilson
 
 
@@ -53,6 +53,8 @@ class ArenaTally:
     head_to_head: list[int] = field(default_factory=lambda: [0, 0])
     #: The first level's wins among those decisive hands, summed per deal.
     head_to_head_by_deal: Clustered = field(default_factory=Clustered)
+    #: Per deal, the first two levels' (wins, hands, wins, hands): for the relative strength.
+    firsts_by_deal: list[tuple[int, int, int, int]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         for level in self.levels:
@@ -90,6 +92,9 @@ class ArenaTally:
         for level in self.levels:
             self.stats[level].by_deal.add(wins[level], hands[level])
         self.head_to_head_by_deal.add(decisive[0], sum(decisive))
+        if len(self.levels) >= 2:
+            first, second = self.levels[:2]
+            self.firsts_by_deal.append((wins[first], hands[first], wins[second], hands[second]))
 
     def relative(self) -> float | None:
         """The first level's share of the two levels' win rates per side-hand: 0.5 means
@@ -107,6 +112,7 @@ class ArenaTally:
         first, second = self.head_to_head
         return {
             "relative": self.relative(),
+            "relative_interval": _listed(relative_interval(self.firsts_by_deal)),
             "deals": self.deals,
             "hands": self.hands,
             "blocked": _ratio(self.blocked, self.hands),
@@ -116,6 +122,10 @@ class ArenaTally:
                              "interval": list(self.head_to_head_by_deal.interval()),
                              "interval_per_hand": list(wilson(first, first + second))},
         }
+
+
+def _listed(interval: tuple[float, float] | None) -> list[float] | None:
+    return None if interval is None else list(interval)
 
 
 def _ratio(part: int, whole: int) -> float | None:

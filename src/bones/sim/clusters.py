@@ -14,6 +14,8 @@ when it does not (the same deal goes one way in every rotation) it is wider.
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bones.sim.stats import Z95, wilson, wilson_rate
@@ -74,3 +76,28 @@ class Clustered:
         if trials is None:
             return wilson(self.wins, self.hands, z)
         return wilson_rate(self.wins / self.hands, trials, z)
+
+
+def relative_interval(deals: Sequence[tuple[int, int, int, int]],
+                      z: float = Z95) -> tuple[float, float] | None:
+    """The 95% interval of the relative strength a / (a + b) of two levels, whose win rates
+    a and b come from ``deals`` of (first's wins, first's hands, second's wins, second's
+    hands), by the delta method over deals (each deal's pull on the share, linearised); None
+    where it cannot be estimated (fewer than two deals, or no wins).
+
+    With two seats it is the interval of the share of decisive hands: the same variance.
+    """
+    m = len(deals)
+    wins_a = sum(d[0] for d in deals)
+    hands_a = sum(d[1] for d in deals)
+    wins_b = sum(d[2] for d in deals)
+    hands_b = sum(d[3] for d in deals)
+    if m < 2 or hands_a == 0 or hands_b == 0 or wins_a + wins_b == 0:
+        return None
+    a, b = wins_a / hands_a, wins_b / hands_b
+    share = a / (a + b)
+    da, db = b / (a + b) ** 2, -a / (a + b) ** 2
+    pulls = [da * (wa - a * ha) / hands_a + db * (wb - b * hb) / hands_b
+             for wa, ha, wb, hb in deals]
+    half = z * math.sqrt(sum(x * x for x in pulls) * m / (m - 1))
+    return max(0.0, share - half), min(1.0, share + half)
