@@ -24,7 +24,8 @@ or the result, and our process sees only what the request carries.
 
 Each deal is played twice with the partnerships swapped (duplicate), from the same leader,
 so both sides hold the same tiles. Per-hand win rates count ties as not won; intervals are
-95% Wilson intervals. Points are the package's own: the side that goes out scores every tile
+95% intervals that count each deal as one sample, as ``bones arena`` does
+(``bones.sim.clusters``). Points are the package's own: the side that goes out scores every tile
 left in the other three hands; a blocked hand goes to the side with the lower count, which
 scores both sides' counts.
 
@@ -53,7 +54,7 @@ from rich.progress import track
 from bones.ai.base import LEVELS
 from bones.cli.common import positive, seconds
 from bones.engine.tiles import parse_tile
-from bones.sim.stats import wilson
+from bones.sim.clusters import Clustered
 
 try:
     import dominoes
@@ -310,16 +311,19 @@ def main() -> int:
               file=sys.stderr)
         return 2
     total = Tally()
+    ours, theirs = Clustered(), Clustered()
     started = time.perf_counter()
     try:
         for tally in track(run(args), total=args.deals, description="deals",
                            transient=True):
             total.add(tally)
+            ours.add(tally.wins, tally.hands)
+            theirs.add(tally.losses, tally.hands)
     except (OSError, RuntimeError) as exc:
         print(f"public_bots: {exc}", file=sys.stderr)
         return 1
     elapsed = time.perf_counter() - started
-    low, high = wilson(total.wins, total.hands)
+    low, high = ours.interval()
     decided = total.wins + total.losses
     times = sorted(total.decisions)
     p95 = times[min(len(times) - 1, math.ceil(0.95 * len(times)) - 1)] if times else 0.0
@@ -335,7 +339,7 @@ def main() -> int:
     print(f"{'side':<10}{'wins':>7}{'win rate [95% CI]':>26}{'points/hand':>13}")
     print(f"{'bones':<10}{total.wins:>7}{_rate(total.wins, total.hands, low, high):>26}"
           f"{total.points_for / total.hands:>13.2f}")
-    theirs_low, theirs_high = wilson(total.losses, total.hands)
+    theirs_low, theirs_high = theirs.interval()
     print(f"{'dominoes':<10}{total.losses:>7}"
           f"{_rate(total.losses, total.hands, theirs_low, theirs_high):>26}"
           f"{total.points_against / total.hands:>13.2f}")
