@@ -130,3 +130,26 @@ def test_the_relative_strength_of_three_seats_has_an_interval_around_it():
     relative = tally.relative()
     assert relative is not None and low < relative < high
     assert len(tally.firsts_by_deal) == 12
+
+
+def test_the_arena_sprt_of_two_seats_is_the_sprt_of_decisive_hands_over_deals():
+    rules = PRESETS["block"]
+    tally = ArenaTally(rules, ("greedy", "random"))
+    for outcome in play_deals(rules, ["greedy", "random"], 9, 40):
+        tally.add(outcome)
+    sprt = Sprt()
+    assert tally.sprt_llr(sprt) == pytest.approx(sprt.llr_deals(tally.head_to_head_by_deal))
+
+
+def test_the_arena_sprt_tests_relative_strength_when_one_level_holds_more_seats():
+    """One expert seat against two: the expert's share of decisive hands is about a third
+    for equal strength, so an SPRT on that share (p0 = 0.5) would call a much stronger
+    expert "not stronger"; the arena tests the relative strength instead."""
+    tally = ArenaTally(PRESETS["draw"].replace(players=3), ("expert", "other"))
+    for deal in range(60):
+        won = 1 + deal % 2  # of its 3 hands: a rate of 0.5, the other seats' 0.25
+        tally.firsts_by_deal.append((won, 3, 3 - won, 6))
+        tally.head_to_head_by_deal.add(won, 3)
+    sprt = Sprt()
+    assert sprt.llr_deals(tally.head_to_head_by_deal) < 0  # a decisive share of one half
+    assert sprt.judge(tally.sprt_llr(sprt)) == "H1"  # relative strength 2/3

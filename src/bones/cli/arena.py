@@ -42,7 +42,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--seed", type=int, default=None, help="seed (default: random, printed)")
     p.add_argument("--sprt", action="store_true",
                    help="stop early once an SPRT (p0 0.5, p1 0.55, alpha = beta = 0.05) on "
-                   "the first two bots' decisive hands, read deal by deal, reaches a verdict")
+                   "the first two bots' relative strength, read deal by deal, reaches a "
+                   "verdict")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     add_rules_arguments(p)
@@ -70,14 +71,14 @@ def run(args: argparse.Namespace) -> int:
                 progress.advance(task)
             start += count
             if sprt is not None:
-                verdict = sprt.judge(sprt.llr_deals(tally.head_to_head_by_deal))
+                verdict = sprt.judge(tally.sprt_llr(sprt))
     result = tally.json()
     result.update(seed=seed, rules=rules.to_json(), think=args.think,
                   lineup=list(lineup(levels, rules.players)),
                   rotations=len(rotations(lineup(levels, rules.players))))
     if sprt is not None:
         result["sprt"] = {"p0": sprt.p0, "p1": sprt.p1, "alpha": sprt.alpha,
-                          "beta": sprt.beta, "llr": sprt.llr_deals(tally.head_to_head_by_deal),
+                          "beta": sprt.beta, "llr": tally.sprt_llr(sprt),
                           "llr_per_hand": sprt.llr(*tally.head_to_head),
                           "bounds": list(sprt.bounds), "verdict": verdict}
     if args.json:

@@ -15,7 +15,8 @@ from typing import Any
 
 from bones.engine.rules import Rules
 from bones.sim.arena import DealOutcome
-from bones.sim.clusters import Clustered, relative_interval
+from bones.sim.clusters import Clustered, relative_interval, relative_strength
+from bones.sim.sprt import Sprt
 from bones.sim.stats import wilson
 
 
@@ -107,6 +108,16 @@ class ArenaTally:
         if rate_a is None or rate_b is None or rate_a + rate_b == 0:
             return None
         return rate_a / (rate_a + rate_b)
+
+    def sprt_llr(self, sprt: Sprt) -> float:
+        """The SPRT's log-likelihood ratio on the relative strength over deals, which with
+        two seats is the share of decisive hands, and stays 50% for equal bots when one
+        holds more seats than the other; on the decisive share where it has no variance
+        yet (too few deals)."""
+        found = relative_strength(self.firsts_by_deal)
+        if found is None or found[1] <= 0.0:
+            return sprt.llr_deals(self.head_to_head_by_deal)
+        return sprt.llr_normal(*found)
 
     def json(self) -> dict[str, Any]:
         first, second = self.head_to_head

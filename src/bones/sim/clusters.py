@@ -78,14 +78,15 @@ class Clustered:
         return wilson_rate(self.wins / self.hands, trials, z)
 
 
-def relative_interval(deals: Sequence[tuple[int, int, int, int]],
-                      z: float = Z95) -> tuple[float, float] | None:
-    """The 95% interval of the relative strength a / (a + b) of two levels, whose win rates
-    a and b come from ``deals`` of (first's wins, first's hands, second's wins, second's
-    hands), by the delta method over deals (each deal's pull on the share, linearised); None
-    where it cannot be estimated (fewer than two deals, or no wins).
+def relative_strength(deals: Sequence[tuple[int, int, int, int]],
+                      ) -> tuple[float, float] | None:
+    """The relative strength a / (a + b) of two levels and its variance, their win rates a
+    and b coming from ``deals`` of (first's wins, first's hands, second's wins, second's
+    hands); the variance by the delta method over deals (each deal's pull on the share,
+    linearised). None where it cannot be estimated (fewer than two deals, or no wins).
 
-    With two seats it is the interval of the share of decisive hands: the same variance.
+    With two seats it is the share of decisive hands, with the same variance as
+    ``Clustered`` gives that share.
     """
     m = len(deals)
     wins_a = sum(d[0] for d in deals)
@@ -99,5 +100,15 @@ def relative_interval(deals: Sequence[tuple[int, int, int, int]],
     da, db = b / (a + b) ** 2, -a / (a + b) ** 2
     pulls = [da * (wa - a * ha) / hands_a + db * (wb - b * hb) / hands_b
              for wa, ha, wb, hb in deals]
-    half = z * math.sqrt(sum(x * x for x in pulls) * m / (m - 1))
+    return share, sum(x * x for x in pulls) * m / (m - 1)
+
+
+def relative_interval(deals: Sequence[tuple[int, int, int, int]],
+                      z: float = Z95) -> tuple[float, float] | None:
+    """The 95% interval of ``relative_strength`` (normal, clipped to [0, 1]), or None."""
+    found = relative_strength(deals)
+    if found is None:
+        return None
+    share, variance = found
+    half = z * math.sqrt(variance)
     return max(0.0, share - half), min(1.0, share + half)

@@ -7,11 +7,13 @@ when the log-likelihood ratio reaches ln((1 - beta) / alpha) and H0 when it fall
 ln(beta / (1 - alpha)).
 
 A duplicate match's hands are not independent trials, though: the rotations of one deal
-share its luck. So the arena reads the ratio over deals (``llr_deals``): the generalised
-SPRT engine testers use for game pairs (Van den Bergh's normal approximation, as in
-fishtest), which takes the variance of the share from the spread between deals. Where luck
-cancels within a deal it reaches a verdict sooner, and where it does not it is rightly
-slower than the per-hand test.
+share its luck. So the arena reads the ratio over deals: the generalised SPRT engine
+testers use for game pairs (Van den Bergh's normal approximation, as in fishtest,
+``llr_normal``), which takes the variance of the share from the spread between deals. Where
+luck cancels within a deal it reaches a verdict sooner, and where it does not it is rightly
+slower than the per-hand test. The share it tests is the arena's relative strength
+(``ArenaTally.sprt_llr``), which with two seats is the share of decisive hands and, unlike
+that share, stays 50% for equal bots when one holds more seats than the other.
 """
 
 from __future__ import annotations
@@ -69,7 +71,15 @@ class Sprt:
         variance = deals.variance()
         if variance is None or variance <= 0.0 or deals.wins in (0, deals.hands):
             return self.llr(deals.wins, deals.hands - deals.wins)
-        p = deals.wins / deals.hands
+        return self.llr_normal(deals.wins / deals.hands, variance)
+
+    def llr_normal(self, p: float, variance: float) -> float:
+        """The log-likelihood ratio of H1 against H0 for an estimate ``p`` of a share that
+        is normal with ``variance``: (p1 - p0)(2 p - p0 - p1) / (2 var).
+
+        >>> round(Sprt().llr_normal(0.55, 0.0005), 3)
+        2.5
+        """
         return (self.p1 - self.p0) * (2 * p - self.p0 - self.p1) / (2 * variance)
 
     def verdict(self, wins: int, losses: int) -> Verdict:
