@@ -69,7 +69,7 @@ class Sprt:
         (1.5, 1.5)
         """
         variance = deals.variance()
-        if variance is None or variance <= 0.0 or deals.wins in (0, deals.hands):
+        if variance is None or deals.effective_trials() is None:
             return self.llr(deals.wins, deals.hands - deals.wins)
         return self.llr_normal(deals.wins / deals.hands, variance)
 
