@@ -25,12 +25,18 @@ class LevelStats:
     """One level's side-hands: how many it played, won, tied, and its points."""
 
     level: str
-    hands: int = 0
-    wins: int = 0
     ties: int = 0
     points: int = 0
-    #: The same wins and hands, summed per deal.
+    #: Wins and hands, summed per deal.
     by_deal: Clustered = field(default_factory=Clustered)
+
+    @property
+    def hands(self) -> int:
+        return self.by_deal.hands
+
+    @property
+    def wins(self) -> int:
+        return self.by_deal.wins
 
     def json(self) -> dict[str, Any]:
         return {"level": self.level, "hands": self.hands, "wins": self.wins, "ties": self.ties,
@@ -50,9 +56,8 @@ class ArenaTally:
     hands: int = 0
     blocked: int = 0
     stats: dict[str, LevelStats] = field(default_factory=dict)
-    #: Decisive hands between the first two levels: (first won, second won), per side count.
-    head_to_head: list[int] = field(default_factory=lambda: [0, 0])
-    #: The first level's wins among those decisive hands, summed per deal.
+    #: Decisive hands between the first two levels (per side count) and the first level's
+    #: wins among them, summed per deal.
     head_to_head_by_deal: Clustered = field(default_factory=Clustered)
     #: Per deal, the first two levels' (wins, hands, wins, hands): for the relative strength.
     firsts_by_deal: list[tuple[int, int, int, int]] = field(default_factory=list)
@@ -76,11 +81,9 @@ class ArenaTally:
                     continue
                 level = levels.pop()
                 stats = self.stats[level]
-                stats.hands += 1
                 hands[level] += 1
                 stats.points += result.points[side]
                 if result.winner == side:
-                    stats.wins += 1
                     wins[level] += 1
                 elif result.winner is None:
                     stats.ties += 1
@@ -88,7 +91,6 @@ class ArenaTally:
                 winner = seats[rules.seats_of(result.winner)[0]]
                 for i in (0, 1):
                     if winner == self.levels[i]:
-                        self.head_to_head[i] += 1
                         decisive[i] += 1
         for level in self.levels:
             self.stats[level].by_deal.add(wins[level], hands[level])
@@ -96,6 +98,12 @@ class ArenaTally:
         if len(self.levels) >= 2:
             first, second = self.levels[:2]
             self.firsts_by_deal.append((wins[first], hands[first], wins[second], hands[second]))
+
+    @property
+    def head_to_head(self) -> tuple[int, int]:
+        """Decisive hands between the first two levels: (first won, second won)."""
+        decisive = self.head_to_head_by_deal
+        return decisive.wins, decisive.hands - decisive.wins
 
     def relative(self) -> float | None:
         """The first level's share of the two levels' win rates per side-hand: 0.5 means
