@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 
@@ -9,7 +10,7 @@ import pytest
 
 from bones.ai import expert
 from bones.ai.expert import Judge
-from bones.ai.position import DRAW, PASS, PLAYING, Position
+from bones.ai.position import DRAW, PLAYING, Position
 from bones.ai.simple import GreedyBot
 from bones.engine.game import deal_hand, new_game, play_unchecked
 from bones.engine.moves import Play
@@ -118,9 +119,35 @@ def test_expert_plays_legal_moves_and_reproduces_on_either_search_path(backend, 
         assert first and first == _expert_game(rules, backend, seed)
 
 
+class _Sight:
+    """One thing the bot will have seen, in the Python reference below: the values of hands
+    that ended there, and what can follow (the bot's moves where it chooses)."""
+
+    def __init__(self) -> None:
+        self.leaf = 0.0
+        self.decision = False
+        self.children: dict[object, _Sight] = {}
+
+    def child(self, symbol: object) -> _Sight:
+        return self.children.setdefault(symbol, _Sight())
+
+    def worth(self) -> float:
+        values = [c.worth() for c in self.children.values()]
+        if self.decision:
+            return self.leaf + max(values)
+        return self.leaf + sum(values)
+
+
 class _PythonNextTurn(expert.NextTurnDeals):
-    """The reference for ``evaluate_next``: the walk to the bot's next choice in Python on a
-    ``Position``, with ``evaluate`` valuing the bot's moves there."""
+    """The reference for ``evaluate_into``: the walk through the bot's next ``depth`` choices
+    in Python on a ``Position``, with ``evaluate`` valuing the bot's moves at the last."""
+
+    def __init__(self, *args: object) -> None:
+        super().__init__(*args)  # type: ignore[arg-type]
+        self.roots = [_Sight() for _ in self.moves]
+
+    def totals(self) -> list[float]:
+        return [root.worth() for root in self.roots]
 
     def add(self, hands: list[tuple[Tile, ...]], boneyard: list[Tile], weight: float) -> None:
         index, public = self.index, self.public
@@ -130,46 +157,45 @@ class _PythonNextTurn(expert.NextTurnDeals):
         pos.opening = public.opening
         for i, move in enumerate(self.moves):
             pos.play(move)
-            self._walk(pos, self.sights[i], (), weight)
+            self._walk(pos, self.roots[i], weight, self.depth)
             pos.undo()
 
-    def _walk(self, pos: Position, sights: dict[object, dict[int, float]],
-              sight: tuple[int, ...], weight: float) -> None:
-        """Follow the deal from after a candidate to the bot's next choice, adding the
-        weighted value of each of its moves there under ``sight``."""
+    def _walk(self, pos: Position, sight: _Sight, weight: float, depth: int) -> None:
+        """Follow the deal from ``sight`` through the bot's next ``depth`` choices, adding
+        the weighted value of each of its moves at the last."""
         judge = self.judge
         if pos.status != PLAYING:
-            row = sights.setdefault(sight, {})
-            row[PASS] = row.get(PASS, 0.0) + weight * judge.value(pos)
+            sight.leaf += weight * judge.value(pos)
             return
         moves = pos.moves()
         mine = judge.sides[pos.to_move] == judge.side
-        if mine and moves[0] >= 0:
+        if mine and moves[0] >= 0 and (len(moves) > 1 or depth == 1):
+            sight.decision = True
+            if depth > 1:
+                for move in moves:
+                    pos.play(move)
+                    self._walk(pos, sight.child(move), weight, depth - 1)
+                    pos.undo()
+                return
             values, steps, exact = search.evaluate(
                 self.spec, pos.hands, pos.boneyard, pos.drawn, pos.to_move, pos.arms,
                 pos.spinner, pos.waiting, pos.placed, pos.opening, pos.status, moves,
                 self.exact, self.rng.getrandbits(63))
             judge.steps += steps + expert.C_CALL_COST
             self.exact = exact
-            row = sights.setdefault(sight, {})
             for move, value in zip(moves, values, strict=True):
-                row[move] = row.get(move, 0.0) + weight * value
+                sight.child(move).leaf += weight * value
             return
-        if len(moves) == 1:
-            move = moves[0]
-            # The bot sees the tile it draws; of another seat's draw, only that it drew.
-            seen = (move, pos.boneyard[pos.drawn]) if move == DRAW and mine else (move,)
-            pos.play(move)
-            self._walk(pos, sights, sight + seen, weight)
-            pos.undo()
-            return
-        chances = judge.weights(pos, moves)
+        chances = judge.weights(pos, moves) if len(moves) > 1 else [1.0]
         total = sum(c for c in chances if c >= expert.NEGLIGIBLE)
         for move, chance in zip(moves, chances, strict=True):
             if chance < expert.NEGLIGIBLE:
                 continue
+            after = sight.child(move)
+            if move == DRAW and mine:  # the bot sees the tile it draws; of others', a draw
+                after = after.child(("drew", pos.boneyard[pos.drawn]))
             pos.play(move)
-            self._walk(pos, sights, sight + (move,), weight * chance / total)
+            self._walk(pos, after, weight * chance / total, depth)
             pos.undo()
 
 
@@ -251,9 +277,43 @@ def test_next_turn_search_never_values_a_play_above_the_per_deal_solve(preset):
 
 
 @pytest.mark.parametrize("preset", ["block", "draw"])
-def test_next_turn_search_in_c_equals_the_python_walk(preset):
-    """``evaluate_next`` follows each deal to the bot's next choice as the Python walk does:
-    the same sights, chances and values, so the same totals."""
+def test_deciding_more_turns_by_sight_never_values_a_play_higher(preset):
+    """Each later turn decided per sight rather than per deal is one more max taken outside
+    a sum instead of inside it, so it can only lower a play's value; over many deals it
+    does lower some (it takes away more of the clairvoyance)."""
+    if not search.available():
+        pytest.skip(search.MISSING)
+    from bones.ai.beliefs import infer
+    from bones.ai.sampling import sample_hands
+
+    checked = lower = 0
+    for seed in range(4):
+        for view in _late_views(PRESETS[preset], seed, 10):
+            rng = random.Random(seed)
+            sampled = [sample_hands(view, infer(view), rng) for _ in range(12)]
+            found = []
+            for depth in (1, 2, expert.EVERY_TURN):
+                judge = Judge(view.rules, view.seat, view.scores)
+                deals = expert.NextTurnDeals(view, judge, view.legal, random.Random(seed))
+                deals.depth = depth
+                for hands, boneyard in sampled:
+                    deals.add(hands, boneyard, 1.0)
+                found.append(deals.totals() if deals.exact else None)
+            if None in found:
+                continue
+            checked += 1
+            for shallow, deep in itertools.pairwise(found):
+                for a, b in zip(shallow, deep, strict=True):
+                    assert b <= a + 1e-9
+                    lower += b < a - 1e-9
+    assert checked >= 10 and lower > 0
+
+
+@pytest.mark.parametrize("depth", [1, 2, 3])
+@pytest.mark.parametrize("preset", ["block", "draw"])
+def test_next_turns_search_in_c_equals_the_python_walk(preset, depth):
+    """``evaluate_into`` follows each deal through the bot's next choices as the Python walk
+    does: the same sights, chances and values, so the same totals."""
     if not search.available():
         pytest.skip(search.MISSING)
     from bones.ai.beliefs import infer
@@ -270,6 +330,7 @@ def test_next_turn_search_in_c_equals_the_python_walk(preset):
                 judge.betas = [0.3] * view.rules.players
                 judge.doubles = [1.5] * view.rules.players
                 deals = kind(view, judge, view.legal, random.Random(seed))
+                deals.depth = depth
                 for hands, boneyard in sampled:
                     deals.add(hands, boneyard, 0.25)
                 found.append((deals.totals(), deals.exact))

@@ -14,7 +14,6 @@ import dataclasses
 import math
 import random
 import threading
-from functools import partial
 
 import pytest
 
@@ -24,7 +23,7 @@ from bones.engine.game import deal_hand, new_game
 from bones.engine.rules import PRESETS, Rules
 from bones.engine.state import HandState, apply_unchecked
 from bones.fast import search
-from bones.fast.search import SearchSpec, available, evaluate, evaluate_next
+from bones.fast.search import SearchSpec, available, evaluate, evaluate_sights, sights
 
 
 @pytest.fixture(autouse=True)
@@ -541,6 +540,13 @@ def _args(spec: SearchSpec, pos: Position) -> list[object]:
             pos.moves(), True, 5]
 
 
+def _sights_args(pos: Position) -> list[object]:
+    """The arguments ``evaluate_sights`` takes after ``evaluate``'s."""
+    from bones.fast import _search
+
+    return [10**9, _search.Sights(len(pos.moves())), 1.0, 2]
+
+
 @pytest.mark.parametrize(("index", "bad", "error"), [
     (0, "spec", TypeError),
     (1, [0], ValueError),                     # one hand for two seats
@@ -562,10 +568,10 @@ def _args(spec: SearchSpec, pos: Position) -> list[object]:
     (11, [-3], ValueError),
     (13, "seed", TypeError),
 ])
-@pytest.mark.parametrize("entry", ["evaluate", "evaluate_next"])
+@pytest.mark.parametrize("entry", ["evaluate", "evaluate_sights"])
 def test_bad_input_raises_instead_of_crashing(index, bad, error, entry):
     spec, pos, _ = _good()
-    args = _args(spec, pos) + ([10**9] if entry == "evaluate_next" else [])
+    args = _args(spec, pos) + (_sights_args(pos) if entry == "evaluate_sights" else [])
     from bones.fast import _search
 
     call = getattr(_search, entry)
@@ -577,10 +583,32 @@ def test_bad_input_raises_instead_of_crashing(index, bad, error, entry):
         call(*args[:-1])
 
 
-@pytest.mark.parametrize("entry", ["evaluate", "evaluate_next"])
+@pytest.mark.parametrize(("index", "bad", "error"), [
+    (14, -1, ValueError),                     # budget
+    (15, [], TypeError),                      # sights
+    (15, "roots", ValueError),                # sights for another number of moves
+    (16, -0.5, ValueError),                   # weight
+    (16, math.nan, ValueError),
+    (17, 0, ValueError),                      # depth
+    (17, 1.5, TypeError),
+])
+def test_bad_sights_arguments_raise_instead_of_crashing(index, bad, error):
+    from bones.fast import _search
+
+    spec, pos, _ = _good()
+    args = _args(spec, pos) + _sights_args(pos)
+    _search.evaluate_sights(*args)
+    args[index] = _search.Sights(len(pos.moves()) + 1) if bad == "roots" else bad
+    with pytest.raises(error):
+        _search.evaluate_sights(*args)
+    with pytest.raises(ValueError):
+        _search.Sights(0)
+
+
+@pytest.mark.parametrize("entry", ["evaluate", "evaluate_sights"])
 def test_a_position_with_a_tile_in_two_places_is_refused(entry):
     spec, pos, _ = _good()
-    args = _args(spec, pos) + ([10**9] if entry == "evaluate_next" else [])
+    args = _args(spec, pos) + (_sights_args(pos) if entry == "evaluate_sights" else [])
     from bones.fast import _search
 
     hands = list(pos.hands)
@@ -594,7 +622,16 @@ def test_a_position_with_a_tile_in_two_places_is_refused(entry):
             getattr(_search, entry)(*bad)
 
 
-@pytest.mark.parametrize("entry", [evaluate, partial(evaluate_next, budget=10**9)])
+def _sights_call(spec: SearchSpec, hands: list[int], boneyard: list[int], drawn: int,
+                 to_move: int, arms: list[int], spinner: int, waiting: int, placed: int,
+                 opening: int, status: int, moves: list[int], exact: bool,
+                 seed: int) -> tuple[int, bool]:
+    return evaluate_sights(spec, hands, boneyard, drawn, to_move, arms, spinner, waiting,
+                           placed, opening, status, moves, exact, seed, 10**9,
+                           sights(len(moves)), 1.0, 3)
+
+
+@pytest.mark.parametrize("entry", [evaluate, _sights_call])
 def test_a_hand_that_cannot_end_is_refused_not_played_forever(entry):
     """Every seat must pass and nobody can ever play: the engine would have blocked it."""
     rules = PRESETS["block"]
@@ -666,9 +703,9 @@ def test_without_extension_specs_are_still_made_and_evaluate_says_why(monkeypatc
         evaluate(spec, [1, 2], [], 0, 0, [-1] * 4, -1, 0, 0, -1, PLAYING, [0], True, 0)
 
 
-def test_the_next_turn_walk_stops_solving_once_its_budget_is_spent():
-    """One ``evaluate_next`` call walks many positions; past its budget it plays out instead
-    of solving, so a decision's budget is overrun by one solve at most."""
+def test_the_walk_through_the_next_turns_stops_solving_once_its_budget_is_spent():
+    """One ``evaluate_sights`` call walks many positions; past its budget it plays out
+    instead of solving, so a decision's budget is overrun by one solve at most."""
     rules = PRESETS["draw"]
     rng = random.Random(3)
     for state in _states(rules, rng, 12, 6):
@@ -676,9 +713,11 @@ def test_the_next_turn_walk_stops_solving_once_its_budget_is_spent():
         spec = _spec(rules, rng, True, seat=state.to_move)
         args = (spec, pos.hands, pos.boneyard, pos.drawn, pos.to_move, pos.arms, pos.spinner,
                 pos.waiting, pos.placed, pos.opening, pos.status, pos.moves(), True, 1)
-        rows, steps, exact = evaluate_next(*args, budget=10**12)
-        assert exact and rows
+        solved = sights(len(pos.moves()))
+        steps, exact = evaluate_sights(*args, 10**12, solved, 1.0, 2)
+        assert exact and len(solved) > len(pos.moves())
         # with no budget nothing is solved: only playouts, each a few steps
-        cheap_rows, cheap_steps, cheap_exact = evaluate_next(*args, budget=0)
+        played = sights(len(pos.moves()))
+        cheap_steps, cheap_exact = evaluate_sights(*args, 0, played, 1.0, 2)
         assert not cheap_exact and cheap_steps < steps
-        assert [r[:3] for r in cheap_rows] == [r[:3] for r in rows]
+        assert len(played) == len(solved)  # the same sights, whatever values them

@@ -6,6 +6,9 @@
  * budget. For every root move it does what ExpertBot.choose does for one deal: play the
  * move, solve the rest exactly while `exact` holds (a solve that runs out of nodes turns
  * `exact` off for the later root moves too), else play it out heavy-tile-first, and undo.
+ * evaluate_sights does the same a few of the bot's turns further on, and sums the values
+ * over deals by what the bot will have seen (Sights), so that it chooses its later plays
+ * without seeing the deal.
  *
  * Agreement with the Python code is exact where the Python code is deterministic:
  *   - moves are generated in Position's order (for arm 0..3, tiles ascending; the first
@@ -120,7 +123,7 @@ typedef struct {
     /* playouts */
     uint64_t rng[4];
     long long steps;
-    long long budget;  /* evaluate_next: steps after which it stops solving */
+    long long budget;  /* evaluate_sights: steps after which it stops solving */
 } Ctx;
 
 /* ---- small helpers ---------------------------------------------------------------------- */
@@ -710,146 +713,205 @@ evaluate_moves(Ctx *c, const int16_t *moves, int n, int exact, double *values)
     return exact;
 }
 
-/* ---- the next turn without seeing the deal ------------------------------------------------- */
+/* ---- what the bot will have seen, summed over deals (a trie of sights) ----------------- */
 
-/* What the bot will have seen at its next choice after a root move: the public moves from
- * then on (another seat's draw as DRAW only, its own as DRAW and the tile drawn). */
-#define MAX_SIGHT (2 * MAX_TILES + 8)
+/* The bot's information sets after each root move, grown deal by deal. A node is a
+ * sequence of things the bot sees (public moves, its own draws with their tiles); a
+ * decision node is one where the bot chooses, and its children are its moves. A node's
+ * worth is its own leaf sum (hands that ended there, or the values of moves solved per
+ * deal from there) plus, at a decision, its best child's worth, else all its children's:
+ * the bot picks one move per thing it has seen, not per deal. Roots 0..n-1 are the root
+ * moves. */
+
+/* Symbols: a move as it is (PASS, DRAW, plays), the bot's own draw as OWN_DRAW + tile. */
+#define OWN_DRAW 2048
 
 typedef struct {
-    int cand, move, len;
-    size_t off;      /* where its sight starts in the pool */
-    double value;    /* the chance of reaching the sight in this deal times the move's value */
-} Row;
+    int32_t first, next;   /* first child, next sibling (-1: none) */
+    int32_t decision;      /* the bot chooses here: children are its moves */
+    double leaf;
+} SightNode;
 
 typedef struct {
-    Row *rows;
+    uint64_t key;          /* (parent + 1) << 16 | (symbol + 4), 0 for an empty slot */
+    int32_t node;
+} SightSlot;
+
+typedef struct {
+    PyObject_HEAD
+    int roots;
+    SightNode *nodes;
     size_t n, cap;
-    int16_t *pool;
-    size_t used, pool_cap;
-} Rows;
+    SightSlot *slots;
+    size_t slot_cap;       /* a power of two, at least twice n */
+} Sights;
+
+static PyTypeObject SightsType;
 
 static int
-add_row(Rows *r, int cand, const int16_t *sight, int len, int move, double value)
+sights_reserve(Sights *t)
 {
-    if (r->n == r->cap) {
-        const size_t cap = r->cap ? 2 * r->cap : 64;
-        Row *grown = PyMem_RawRealloc(r->rows, cap * sizeof(Row));
+    if (t->n == t->cap) {
+        const size_t cap = t->cap ? 2 * t->cap : 256;
+        SightNode *grown = PyMem_RawRealloc(t->nodes, cap * sizeof(SightNode));
         if (grown == NULL)
             return -1;
-        r->rows = grown;
-        r->cap = cap;
+        t->nodes = grown;
+        t->cap = cap;
     }
-    if (r->used + (size_t)len > r->pool_cap) {
-        size_t cap = r->pool_cap ? 2 * r->pool_cap : 1024;
-        while (cap < r->used + (size_t)len)
-            cap *= 2;
-        int16_t *grown = PyMem_RawRealloc(r->pool, cap * sizeof(int16_t));
-        if (grown == NULL)
+    if (2 * (t->n + 1) > t->slot_cap) {
+        const size_t cap = t->slot_cap ? 2 * t->slot_cap : 512;
+        SightSlot *slots = PyMem_RawCalloc(cap, sizeof(SightSlot));
+        if (slots == NULL)
             return -1;
-        r->pool = grown;
-        r->pool_cap = cap;
+        for (size_t i = 0; i < t->slot_cap; i++) {
+            if (!t->slots[i].key)
+                continue;
+            size_t k = mix64(t->slots[i].key) & (cap - 1);
+            while (slots[k].key)
+                k = (k + 1) & (cap - 1);
+            slots[k] = t->slots[i];
+        }
+        PyMem_RawFree(t->slots);
+        t->slots = slots;
+        t->slot_cap = cap;
     }
-    Row *row = &r->rows[r->n++];
-    row->cand = cand;
-    row->move = move;
-    row->len = len;
-    row->off = r->used;
-    row->value = value;
-    memcpy(r->pool + r->used, sight, (size_t)len * sizeof(int16_t));
-    r->used += (size_t)len;
     return 0;
 }
 
-/* From c->pos after root move `cand`, follow the deal to the bot's next choice: forced
- * moves as they come, other seats' choices weighed as in expected(), then every move of
- * the bot valued as evaluate_moves() does. Adds a row per (sight, move); -1 on failure
- * (c->abort set). c->pos is left as it was. */
+static int32_t
+sights_new_node(Sights *t)
+{
+    SightNode *node = &t->nodes[t->n];
+    node->first = node->next = -1;
+    node->decision = 0;
+    node->leaf = 0.0;
+    return (int32_t)t->n++;
+}
+
+/* The child of `parent` by `symbol`, made if new; -1 out of memory. */
+static int32_t
+sights_child(Sights *t, int32_t parent, int symbol)
+{
+    if (sights_reserve(t) < 0)
+        return -1;
+    const uint64_t key = ((uint64_t)(parent + 1) << 16) | (uint64_t)(symbol + 4);
+    size_t k = mix64(key) & (t->slot_cap - 1);
+    while (t->slots[k].key) {
+        if (t->slots[k].key == key)
+            return t->slots[k].node;
+        k = (k + 1) & (t->slot_cap - 1);
+    }
+    const int32_t child = sights_new_node(t);
+    t->slots[k].key = key;
+    t->slots[k].node = child;
+    t->nodes[child].next = t->nodes[parent].first;
+    t->nodes[parent].first = child;
+    return child;
+}
+
+static double
+sights_worth(const Sights *t, int32_t node)
+{
+    const SightNode *x = &t->nodes[node];
+    double total = x->leaf, best = -INFINITY;
+    for (int32_t c = x->first; c >= 0; c = t->nodes[c].next) {
+        const double v = sights_worth(t, c);
+        if (x->decision) {
+            if (v > best)
+                best = v;
+        } else {
+            total += v;
+        }
+    }
+    return x->decision && x->first >= 0 ? total + best : total;
+}
+
+/* From c->pos (the sight `node`), follow the deal through the bot's next `depth` choices,
+ * as the bot will meet them without seeing the deal: forced moves as they come, other
+ * seats' choices weighed as in expected() (each child's chance times theirs), the bot's
+ * own draws seen with their tiles. At its last choice every move is valued as
+ * evaluate_moves() does (solved per deal, or played out) and added, times `chance`, to that
+ * move's child; at earlier ones each move is followed in turn. A choice of one play is no
+ * choice: it is followed as a forced move. A hand that ends on the way adds its value to
+ * the sight where it ended. Every position walked costs a step. -1 on failure (c->abort
+ * set); c->pos is left as it was. */
 static int
-walk(Ctx *c, Rows *out, int cand, int16_t *sight, int len, double chance, int *exact)
+walk(Ctx *c, Sights *t, int32_t node, double chance, int *exact, int depth)
 {
     const Spec *s = c->s;
     Pos *p = &c->pos;
     Undo u;
     int16_t moves[MAX_MOVES];
+    c->steps++;  /* a walked position is a step, as a node of a solve is */
     if (p->status != PLAYING) {
-        if (add_row(out, cand, sight, len, PASS, chance * value(s, p)) < 0) {
-            c->abort = ABORT_MEMORY;
-            return -1;
-        }
+        t->nodes[node].leaf += chance * value(s, p);
         return 0;
     }
     if (p->passes >= s->players) {
         c->abort = ABORT_STUCK;
         return -1;
     }
-    if (len + 2 > MAX_SIGHT) {  /* cannot happen: every move adds a tile or a pass */
-        c->abort = ABORT_STUCK;
-        return -1;
-    }
     const int n = gen_moves(c, p, moves);
     const int mine = s->side_of[p->to_move] == s->side;
-    if (mine && moves[0] >= 0) {
+    if (mine && moves[0] >= 0 && (n > 1 || depth == 1)) {
+        t->nodes[node].decision = 1;
         double values[MAX_MOVES];
-        *exact = evaluate_moves(c, moves, n, *exact, values);
-        if (c->abort)
-            return -1;
-        for (int i = 0; i < n; i++)
-            if (add_row(out, cand, sight, len, moves[i], chance * values[i]) < 0) {
+        if (depth == 1) {
+            *exact = evaluate_moves(c, moves, n, *exact, values);
+            if (c->abort)
+                return -1;
+        }
+        for (int i = 0; i < n; i++) {
+            const int32_t child = sights_child(t, node, moves[i]);
+            if (child < 0) {
                 c->abort = ABORT_MEMORY;
                 return -1;
             }
+            if (depth == 1) {
+                t->nodes[child].leaf += chance * values[i];
+                continue;
+            }
+            play(c, p, moves[i], &u);
+            const int r = walk(c, t, child, chance, exact, depth - 1);
+            undo(c, p, &u);
+            if (r < 0)
+                return -1;
+        }
         return 0;
     }
-    if (n == 1) {
-        int k = len;
-        sight[k++] = moves[0];
-        if (moves[0] == DRAW && mine)
-            sight[k++] = (int16_t)c->bone[p->drawn];
-        play(c, p, moves[0], &u);
-        const int r = walk(c, out, cand, sight, k, chance, exact);
-        undo(c, p, &u);
-        return r;
-    }
     double scores[MAX_MOVES], top = -INFINITY, weight_sum = 0.0;
-    for (int i = 0; i < n; i++) {
-        scores[i] = play_score(s, p->to_move, moves[i]);
-        if (scores[i] > top)
-            top = scores[i];
-    }
-    for (int i = 0; i < n; i++) {
-        scores[i] = exp(scores[i] - top);
-        if (scores[i] >= MIN_WEIGHT)
-            weight_sum += scores[i];
+    if (n > 1) {
+        for (int i = 0; i < n; i++) {
+            scores[i] = play_score(s, p->to_move, moves[i]);
+            if (scores[i] > top)
+                top = scores[i];
+        }
+        for (int i = 0; i < n; i++) {
+            scores[i] = exp(scores[i] - top);
+            if (scores[i] >= MIN_WEIGHT)
+                weight_sum += scores[i];
+        }
+    } else {
+        scores[0] = weight_sum = 1.0;
     }
     for (int i = 0; i < n; i++) {
         if (scores[i] < MIN_WEIGHT)
             continue;
-        sight[len] = moves[i];
+        int32_t child = sights_child(t, node, moves[i]);
+        if (child >= 0 && moves[i] == DRAW && mine)  /* the bot sees the tile it draws */
+            child = sights_child(t, child, OWN_DRAW + c->bone[p->drawn]);
+        if (child < 0) {
+            c->abort = ABORT_MEMORY;
+            return -1;
+        }
         play(c, p, moves[i], &u);
-        const int r = walk(c, out, cand, sight, len + 1, chance * scores[i] / weight_sum,
-                           exact);
+        const int r = walk(c, t, child, chance * scores[i] / weight_sum, exact, depth);
         undo(c, p, &u);
         if (r < 0)
             return -1;
     }
     return 0;
-}
-
-/* evaluate_next's work: each root move, then walk(). */
-static int
-walk_roots(Ctx *c, const int16_t *moves, int n, int exact, Rows *out)
-{
-    int16_t sight[MAX_SIGHT];
-    Undo u;
-    for (int i = 0; i < n; i++) {
-        play(c, &c->pos, moves[i], &u);
-        const int r = walk(c, out, i, sight, 0, 1.0, &exact);
-        undo(c, &c->pos, &u);
-        if (r < 0)
-            break;
-    }
-    return exact;
 }
 
 /* ---- from Python ------------------------------------------------------------------------- */
@@ -1184,7 +1246,7 @@ PyDoc_STRVAR(evaluate_doc,
 "`exact` still holds (no solve ran out of nodes). The position's\n"
 "fields are those of bones.ai.position.Position, hands and placed as int masks.");
 
-/* The arguments common to evaluate and evaluate_next, checked: a context holding the
+/* The arguments common to evaluate and evaluate_sights, checked: a context holding the
  * position, with its generator seeded, and the given moves (each legal there). NULL with
  * an exception set on bad input. */
 static Ctx *
@@ -1224,7 +1286,7 @@ prepare(PyObject *const *args, Py_ssize_t nargs, Py_ssize_t wanted, const char *
     c->mv = NULL;
     c->abort = ABORT_NONE;
     c->steps = 0;
-    c->budget = LLONG_MAX;  /* evaluate has none; evaluate_next reads its own */
+    c->budget = LLONG_MAX;  /* evaluate has none; evaluate_sights reads its own */
     if (read_position(c, args) < 0)
         goto fail;
     moves_arg = read_sequence(args[11], "moves", 0, MAX_MOVES);
@@ -1308,70 +1370,162 @@ fail:
     return NULL;
 }
 
-PyDoc_STRVAR(evaluate_next_doc,
-"evaluate_next(spec, hands, boneyard, drawn, to_move, arms, spinner, waiting, placed,\n"
-"              opening, status, moves, exact, seed, budget) -> (rows, steps, exact)\n\n"
-"For each root move (index i of `moves`): play it, then follow the deal to the next choice\n"
-"of spec's side: forced draws and passes as they come, other sides' choices weighed as\n"
-"the exact search weighs them (betas and double bonuses). There, value each legal move as\n"
-"evaluate does. rows holds (i, sight, move, value) for each: sight is bytes, the moves\n"
-"seen on the way as native int16 (another seat's draw as -1 alone, the side's own as -1\n"
-"and the tile drawn); value is the chance of that way in this deal times the move's\n"
-"value. A hand that ends first gives one row with move -2 (PASS) and its value. steps and\n"
-"exact are as for evaluate, except that once `budget` steps are spent the rest of the call\n"
-"plays out instead of solving (and exact comes back false), so one call cannot run far\n"
-"past the caller's budget.");
+/* ---- Sights from Python ---------------------------------------------------------------- */
 
 static PyObject *
-search_evaluate_next(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+sights_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+    static char *names[] = {"roots", NULL};
+    int roots;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "i:Sights", names, &roots))
+        return NULL;
+    if (roots < 1 || roots > MAX_MOVES) {
+        PyErr_Format(PyExc_ValueError, "roots must be 1 to %d, not %d", MAX_MOVES, roots);
+        return NULL;
+    }
+    Sights *t = (Sights *)type->tp_alloc(type, 0);
+    if (t == NULL)
+        return NULL;
+    t->roots = roots;
+    for (int i = 0; i < roots; i++) {
+        if (sights_reserve(t) < 0) {
+            Py_DECREF(t);
+            return PyErr_NoMemory();
+        }
+        sights_new_node(t);
+    }
+    return (PyObject *)t;
+}
+
+static void
+sights_dealloc(Sights *t)
+{
+    PyMem_RawFree(t->nodes);
+    PyMem_RawFree(t->slots);
+    Py_TYPE(t)->tp_free((PyObject *)t);
+}
+
+static PyObject *
+sights_totals(Sights *t, PyObject *unused)
+{
+    (void)unused;
+    PyObject *out = PyTuple_New(t->roots);
+    if (out == NULL)
+        return NULL;
+    for (int i = 0; i < t->roots; i++) {
+        PyObject *v = PyFloat_FromDouble(sights_worth(t, i));
+        if (v == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(out, i, v);
+    }
+    return out;
+}
+
+static Py_ssize_t
+sights_len(Sights *t)
+{
+    return (Py_ssize_t)t->n;
+}
+
+static PyMethodDef sights_methods[] = {
+    {"totals", (PyCFunction)sights_totals, METH_NOARGS,
+     "totals() -> each root move's worth: per sight, the bot's best move summed over deals."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PySequenceMethods sights_as_sequence = {
+    .sq_length = (lenfunc)sights_len,
+};
+
+PyDoc_STRVAR(sights_doc,
+"Sights(roots): what the bot will have seen after each of `roots` root moves, with the\n"
+"values of its moves there summed over the deals evaluate_sights() adds; len() is the\n"
+"number of sights held.");
+
+static PyTypeObject SightsType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "bones.fast._search.Sights",
+    .tp_basicsize = sizeof(Sights),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = sights_doc,
+    .tp_new = sights_new,
+    .tp_dealloc = (destructor)sights_dealloc,
+    .tp_methods = sights_methods,
+    .tp_as_sequence = &sights_as_sequence,
+};
+
+PyDoc_STRVAR(evaluate_sights_doc,
+"evaluate_sights(spec, hands, boneyard, drawn, to_move, arms, spinner, waiting, placed,\n"
+"                opening, status, moves, exact, seed, budget, sights, weight, depth)\n"
+"    -> (steps, exact)\n\n"
+"For each root move (index i of `moves`, one root of `sights` each): play it, then follow\n"
+"the deal through spec's side's next `depth` (at least 1) choices: forced draws and passes\n"
+"as they come, other sides' choices weighed as the exact search weighs them (betas and\n"
+"double bonuses). At the last choice each legal move is valued as evaluate does, and the\n"
+"value, times `weight` and the chance of the way there, is added to `sights` under what\n"
+"the side will have seen (the moves on the way, its own draws with their tiles); at\n"
+"earlier choices each move is followed in turn. steps and exact are as for evaluate,\n"
+"except that every position walked is a step too and once `budget` steps are spent the\n"
+"rest of the call plays out instead of solving (and exact comes back false), so one\n"
+"call cannot run far past the caller's budget. The GIL is held throughout, since the\n"
+"call writes into `sights`.");
+
+static PyObject *
+search_evaluate_sights(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
     int16_t given[MAX_MOVES];
     int n, exact;
-    Rows rows = {NULL, 0, 0, NULL, 0, 0};
-    PyObject *out = NULL;
-    Ctx *c = prepare(args, nargs, 15, "evaluate_next", given, &n, &exact);
+    long long depth;
+    double weight;
+    if (nargs != 18) {
+        PyErr_Format(PyExc_TypeError, "evaluate_sights takes 18 arguments, not %zd", nargs);
+        return NULL;
+    }
+    if (!PyObject_TypeCheck(args[15], &SightsType)) {
+        PyErr_Format(PyExc_TypeError, "sights must be a bones.fast._search.Sights, not %.100s",
+                     Py_TYPE(args[15])->tp_name);
+        return NULL;
+    }
+    Sights *t = (Sights *)args[15];
+    if (read_double(args[16], "weight", 0.0, &weight) < 0
+        || read_int(args[17], "depth", 1, MAX_DEPTH, &depth) < 0)
+        return NULL;
+    Ctx *c = prepare(args, 15, 15, "evaluate_sights", given, &n, &exact);
     if (c == NULL)
         return NULL;
+    if (n != t->roots) {
+        PyErr_Format(PyExc_ValueError, "sights has %d roots but %d moves were given",
+                     t->roots, n);
+        free_ctx(c);
+        return NULL;
+    }
     if (read_int(args[14], "budget", 0, 1LL << 62, &c->budget) < 0) {
         free_ctx(c);
         return NULL;
     }
-    Py_BEGIN_ALLOW_THREADS
-    exact = walk_roots(c, given, n, exact, &rows);
-    Py_END_ALLOW_THREADS
-    if (search_failed(c) < 0)
-        goto fail;
-    out = PyTuple_New((Py_ssize_t)rows.n);
-    if (out == NULL)
-        goto fail;
-    for (size_t i = 0; i < rows.n; i++) {
-        const Row *r = &rows.rows[i];
-        PyObject *row = Py_BuildValue(
-            "(iy#id)", r->cand, (const char *)(rows.pool + r->off),
-            (Py_ssize_t)((size_t)r->len * sizeof(int16_t)), r->move, r->value);
-        if (row == NULL)
-            goto fail;
-        PyTuple_SET_ITEM(out, (Py_ssize_t)i, row);
+    Undo u;
+    for (int i = 0; i < n; i++) {
+        play(c, &c->pos, given[i], &u);
+        const int r = walk(c, t, i, weight, &exact, (int)depth);
+        undo(c, &c->pos, &u);
+        if (r < 0)
+            break;
     }
     const long long steps = c->steps;
-    PyMem_RawFree(rows.rows);
-    PyMem_RawFree(rows.pool);
+    const int failed = search_failed(c);
     free_ctx(c);
-    return Py_BuildValue("(NLN)", out, steps, PyBool_FromLong(exact));
-
-fail:
-    Py_XDECREF(out);
-    PyMem_RawFree(rows.rows);
-    PyMem_RawFree(rows.pool);
-    free_ctx(c);
-    return NULL;
+    if (failed < 0)
+        return NULL;
+    return Py_BuildValue("(LN)", steps, PyBool_FromLong(exact));
 }
 
 static PyMethodDef search_methods[] = {
     {"evaluate", (PyCFunction)(void (*)(void))search_evaluate, METH_FASTCALL, evaluate_doc},
-    {"evaluate_next", (PyCFunction)(void (*)(void))search_evaluate_next, METH_FASTCALL,
-     evaluate_next_doc},
+    {"evaluate_sights", (PyCFunction)(void (*)(void))search_evaluate_sights, METH_FASTCALL,
+     evaluate_sights_doc},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1388,12 +1542,13 @@ static struct PyModuleDef search_module = {
 PyMODINIT_FUNC
 PyInit__search(void)
 {
-    if (PyType_Ready(&SpecType) < 0)
+    if (PyType_Ready(&SpecType) < 0 || PyType_Ready(&SightsType) < 0)
         return NULL;
     PyObject *m = PyModule_Create(&search_module);
     if (m == NULL)
         return NULL;
-    if (PyModule_AddObjectRef(m, "Spec", (PyObject *)&SpecType) < 0) {
+    if (PyModule_AddObjectRef(m, "Spec", (PyObject *)&SpecType) < 0
+        || PyModule_AddObjectRef(m, "Sights", (PyObject *)&SightsType) < 0) {
         Py_DECREF(m);
         return NULL;
     }

@@ -41,7 +41,12 @@ def evaluate(
     /,
 ) -> tuple[tuple[float, ...], int, bool]: ...
 
-def evaluate_next(
+class Sights:
+    def __new__(cls, roots: int) -> Sights: ...
+    def __len__(self) -> int: ...
+    def totals(self) -> tuple[float, ...]: ...
+
+def evaluate_sights(
     spec: Spec,
     hands: Sequence[int],
     boneyard: Sequence[int],
@@ -57,5 +62,8 @@ def evaluate_next(
     exact: bool,
     seed: int,
     budget: int,
+    sights: Sights,
+    weight: float,
+    depth: int,
     /,
-) -> tuple[tuple[tuple[int, bytes, int, float], ...], int, bool]: ...
+) -> tuple[int, bool]: ...

@@ -155,27 +155,43 @@ def evaluate(spec: SearchSpec, hands: Sequence[int], boneyard: Sequence[int], dr
                             waiting, placed, opening, status, moves, exact, seed)
 
 
-def evaluate_next(spec: SearchSpec, hands: Sequence[int], boneyard: Sequence[int], drawn: int,
-                  to_move: int, arms: Sequence[int], spinner: int, waiting: int, placed: int,
-                  opening: int, status: int, moves: Sequence[int], exact: bool, seed: int,
-                  budget: int) -> tuple[tuple[tuple[int, bytes, int, float], ...], int, bool]:
-    """Value the bot's next turn after each of ``moves``, as what it will have seen then.
+def sights(roots: int) -> _search.Sights:
+    """An empty ``Sights`` for ``roots`` root moves, for ``evaluate_sights``: a trie of what
+    the bot will have seen after each, with the values of its moves there summed over the
+    deals added. ``len()`` is the number of sights held; ``totals()`` is each root move's
+    worth: at every sight where the bot chooses, its best move's summed value (one choice
+    per sight, since it cannot see the deal), added up over everything it may see."""
+    if _search is None:
+        raise RuntimeError(MISSING)
+    return _search.Sights(roots)
 
-    For each move ``i``: play it, then follow the deal to the next choice of ``spec.side``:
-    forced draws and passes as they come, the other sides' choices weighed as the exact
-    search weighs them. There every legal move is valued as ``evaluate`` values a move.
-    Returns rows ``(i, sight, move, value)``: ``sight`` (bytes, comparable and hashable)
-    stands for the moves seen on the way, with another seat's draw seen only as a draw and
-    the side's own draws with their tiles; ``value`` is the chance of that way in this deal
-    times the move's value. A hand that ends first gives one row with ``move`` ``PASS``
-    (-2). Summed over deals per (``i``, ``sight``), the best ``move`` of each sight is the
-    one the bot can really choose, not knowing the deal. ``steps`` and ``exact`` are as
-    for ``evaluate``; so are the position's fields and the errors raised. One call walks
-    many positions, so once it has spent ``budget`` steps it stops solving and plays the
-    rest out (``exact`` then comes back false): a caller's budget is never overrun by more
-    than one solve.
+
+def evaluate_sights(spec: SearchSpec, hands: Sequence[int], boneyard: Sequence[int],
+                    drawn: int, to_move: int, arms: Sequence[int], spinner: int, waiting: int,
+                    placed: int, opening: int, status: int, moves: Sequence[int], exact: bool,
+                    seed: int, budget: int, into: _search.Sights, weight: float,
+                    depth: int) -> tuple[int, bool]:
+    """Value the bot's next ``depth`` turns after each of ``moves`` in one deal, as what it
+    will have seen then, adding them (times ``weight``) to ``into`` (``sights(len(moves))``).
+
+    For each move ``i``: play it, then follow the deal through the next ``depth`` choices of
+    ``spec.side``: forced draws and passes as they come, the other sides' choices weighed as
+    the exact search weighs them. At each of those choices but the last, every legal move
+    is followed in turn; at the last, every legal move is valued as ``evaluate`` values a
+    move (solved with every tile known, or played out). Each value, times the chance of the
+    way there in this deal, is added under what the bot will have seen: the moves on the
+    way, another seat's draw seen only as a draw and the side's own draws with their tiles.
+    A hand that ends on the way adds its value where it ended. Summed over deals, the best
+    move at each sight is the one the bot can really choose, not knowing the deal.
+
+    Returns the steps spent (as for ``evaluate``, plus one per position walked) and whether
+    ``exact`` still holds. One call walks many positions, so once it has spent ``budget``
+    steps it stops solving and plays the rest out (``exact`` then comes back false): a
+    caller's budget is never overrun by more than one solve. The position's fields and the
+    errors raised are as for ``evaluate``.
     """
     if spec.packed is None:
         raise RuntimeError(MISSING)
-    return _search.evaluate_next(spec.packed, hands, boneyard, drawn, to_move, arms, spinner,
-                                 waiting, placed, opening, status, moves, exact, seed, budget)
+    return _search.evaluate_sights(spec.packed, hands, boneyard, drawn, to_move, arms,
+                                   spinner, waiting, placed, opening, status, moves, exact,
+                                   seed, budget, into, weight, depth)
