@@ -139,8 +139,8 @@ class _Sight:
 
 
 class _PythonNextTurn(expert.NextTurnDeals):
-    """The reference for ``evaluate_into``: the walk through the bot's next ``depth`` choices
-    in Python on a ``Position``, with ``evaluate`` valuing the bot's moves at the last."""
+    """The reference for ``evaluate_sights``: the walk through the bot's next ``depth`` turns
+    with a play in Python on a ``Position``, with ``evaluate`` valuing its moves on the last."""
 
     def __init__(self, *args: object) -> None:
         super().__init__(*args)  # type: ignore[arg-type]
@@ -161,16 +161,16 @@ class _PythonNextTurn(expert.NextTurnDeals):
             pos.undo()
 
     def _walk(self, pos: Position, sight: _Sight, weight: float, depth: int) -> None:
-        """Follow the deal from ``sight`` through the bot's next ``depth`` choices, adding
-        the weighted value of each of its moves at the last."""
+        """Follow the deal from ``sight`` through the bot's next ``depth`` turns with a play,
+        adding the weighted value of each of its moves on the last."""
         judge = self.judge
         if pos.status != PLAYING:
             sight.leaf += weight * judge.value(pos)
             return
         moves = pos.moves()
         mine = judge.sides[pos.to_move] == judge.side
-        if mine and moves[0] >= 0 and (len(moves) > 1 or depth == 1):
-            sight.decision = True
+        if mine and moves[0] >= 0:  # a turn on which the bot plays
+            sight.decision = len(moves) > 1 or depth == 1
             if depth > 1:
                 for move in moves:
                     pos.play(move)
@@ -312,7 +312,7 @@ def test_deciding_more_turns_by_sight_never_values_a_play_higher(preset):
 @pytest.mark.parametrize("depth", [1, 2, 3])
 @pytest.mark.parametrize("preset", ["block", "draw"])
 def test_next_turns_search_in_c_equals_the_python_walk(preset, depth):
-    """``evaluate_into`` follows each deal through the bot's next choices as the Python walk
+    """``evaluate_sights`` follows each deal through the bot's next turns as the Python walk
     does: the same sights, chances and values, so the same totals."""
     if not search.available():
         pytest.skip(search.MISSING)

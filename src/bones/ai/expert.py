@@ -108,9 +108,11 @@ MODEL_OPPONENTS = True
 #: (``NextTurnDeals``) rather than deal by deal.
 INFORMATION_SETS = True
 #: How many of the bot's turns ``NextTurnDeals`` decides by what the bot will have seen
-#: rather than deal by deal: its next two, and every one left once the hands hold at most
-#: ``ALL_TURNS_TILES`` tiles (against ``ismcts``, 1,000 deals of 2-player Block: 55.55% of
-#: hands won deciding only the next turn, 56.30% the next two, 56.65% as shipped).
+#: rather than deal by deal: its next two, and every one left once at most
+#: ``ALL_TURNS_TILES`` tiles can still be played (in the hands, and in a boneyard that can
+#: still be drawn from), since every later turn of the bot multiplies the walk. Against
+#: ``ismcts``, 1,000 deals of 2-player Block: 55.55% of hands won deciding only the next
+#: turn, 56.30% the next two, 56.65% the next two and every turn from 10 tiles.
 TURNS = 2
 ALL_TURNS_TILES = 10
 #: More turns than any hand has (a double-eighteen set has 190 tiles).
@@ -412,7 +414,10 @@ class NextTurnDeals(CDeals):
         #: Per candidate, what the bot will have seen (the public moves, its own draws with
         #: their tiles) and the weighted value of its moves there, summed over the deals.
         self.sights = search.sights(len(legal))
-        self.depth = EVERY_TURN if sum(view.held) <= ALL_TURNS_TILES else TURNS
+        playable = sum(view.held)
+        if view.rules.draw:
+            playable += max(0, view.boneyard_left - view.rules.reserve)
+        self.depth = EVERY_TURN if playable <= ALL_TURNS_TILES else TURNS
 
     def add(self, hands: list[tuple[Tile, ...]], boneyard: list[Tile], weight: float) -> None:
         steps, exact = search.evaluate_sights(

@@ -724,6 +724,9 @@ evaluate_moves(Ctx *c, const int16_t *moves, int n, int exact, double *values)
  * moves. */
 
 /* Symbols: a move as it is (PASS, DRAW, plays), the bot's own draw as OWN_DRAW + tile. */
+/* The steps one walked position costs: it takes about twice the time of a node of a solve
+ * (it finds or makes its sight in the trie). */
+#define WALK_STEPS 2
 #define OWN_DRAW 2048
 
 typedef struct {
@@ -827,15 +830,18 @@ sights_worth(const Sights *t, int32_t node)
     return x->decision && x->first >= 0 ? total + best : total;
 }
 
-/* From c->pos (the sight `node`), follow the deal through the bot's next `depth` choices,
- * as the bot will meet them without seeing the deal: forced moves as they come, other
- * seats' choices weighed as in expected() (each child's chance times theirs), the bot's
- * own draws seen with their tiles. At its last choice every move is valued as
- * evaluate_moves() does (solved per deal, or played out) and added, times `chance`, to that
- * move's child; at earlier ones each move is followed in turn. A choice of one play is no
- * choice: it is followed as a forced move. A hand that ends on the way adds its value to
- * the sight where it ended. Every position walked costs a step. -1 on failure (c->abort
- * set); c->pos is left as it was. */
+/* From c->pos (the sight `node`), follow the deal through the bot's next `depth` turns on
+ * which it plays, as the bot will meet them without seeing the deal: draws and passes as
+ * they come, other seats' choices weighed as in expected() (each child's chance times
+ * theirs), the bot's own draws seen with their tiles. On its last such turn every move is
+ * valued as evaluate_moves() does (solved per deal, or played out) and added, times
+ * `chance`, to that move's child; on earlier ones each move is followed in turn. A hand
+ * that ends on the way adds its value to
+ * the sight where it ended. Every position walked costs a step, and once the caller's
+ * budget is spent the walk branches no more: the bot's moves are valued where it stands,
+ * and another seat's choice is played out. (A walk through two of the bot's turns can be
+ * far larger than any budget: while it can only pass, the other seat plays on.) -1 on
+ * failure (c->abort set); c->pos is left as it was. */
 static int
 walk(Ctx *c, Sights *t, int32_t node, double chance, int *exact, int depth)
 {
@@ -843,7 +849,7 @@ walk(Ctx *c, Sights *t, int32_t node, double chance, int *exact, int depth)
     Pos *p = &c->pos;
     Undo u;
     int16_t moves[MAX_MOVES];
-    c->steps++;  /* a walked position is a step, as a node of a solve is */
+    c->steps += WALK_STEPS;
     if (p->status != PLAYING) {
         t->nodes[node].leaf += chance * value(s, p);
         return 0;
@@ -854,9 +860,14 @@ walk(Ctx *c, Sights *t, int32_t node, double chance, int *exact, int depth)
     }
     const int n = gen_moves(c, p, moves);
     const int mine = s->side_of[p->to_move] == s->side;
-    if (mine && moves[0] >= 0 && (n > 1 || depth == 1)) {
-        t->nodes[node].decision = 1;
+    if (depth > 1 && c->steps >= c->budget)
+        depth = 1;  /* the caller's budget is spent: value the moves here, go no deeper */
+    if (mine && moves[0] >= 0) {
+        /* A turn on which the bot plays: its last to follow, or one to follow each move of
+         * (a choice of one play is no choice, but it is one of the turns). */
         double values[MAX_MOVES];
+        if (n > 1 || depth == 1)
+            t->nodes[node].decision = 1;
         if (depth == 1) {
             *exact = evaluate_moves(c, moves, n, *exact, values);
             if (c->abort)
@@ -879,6 +890,13 @@ walk(Ctx *c, Sights *t, int32_t node, double chance, int *exact, int depth)
                 return -1;
         }
         return 0;
+    }
+    if (n > 1 && c->steps >= c->budget) {
+        /* The budget is spent: play the rest out here rather than branch again (while the
+         * bot can only pass, another seat's plays could branch on for many turns). */
+        *exact = 0;
+        t->nodes[node].leaf += chance * playout(c);
+        return c->abort ? -1 : 0;
     }
     double scores[MAX_MOVES], top = -INFINITY, weight_sum = 0.0;
     if (n > 1) {
