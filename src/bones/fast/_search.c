@@ -724,10 +724,10 @@ evaluate_moves(Ctx *c, const int16_t *moves, int n, int exact, double *values)
  * moves. */
 
 /* Symbols: a move as it is (PASS, DRAW, plays), the bot's own draw as OWN_DRAW + tile. */
+#define OWN_DRAW 2048
 /* The steps one walked position costs: it takes about twice the time of a node of a solve
  * (it finds or makes its sight in the trie). */
 #define WALK_STEPS 2
-#define OWN_DRAW 2048
 
 typedef struct {
     int32_t first, next;   /* first child, next sibling (-1: none) */
@@ -830,18 +830,41 @@ sights_worth(const Sights *t, int32_t node)
     return x->decision && x->first >= 0 ? total + best : total;
 }
 
+/* The bot's last turn walked: each of its moves valued as evaluate_moves() does and added,
+ * times `chance`, to the move's child of the decision `node`. 0, or -1 with c->abort set.
+ * (A function of its own, so that the values are not on the stack of every walk level.) */
+static int
+value_moves(Ctx *c, Sights *t, int32_t node, const int16_t *moves, int n, double chance,
+            int *exact)
+{
+    double values[MAX_MOVES];
+    *exact = evaluate_moves(c, moves, n, *exact, values);
+    if (c->abort)
+        return -1;
+    t->nodes[node].decision = 1;
+    for (int i = 0; i < n; i++) {
+        const int32_t child = sights_child(t, node, moves[i]);
+        if (child < 0) {
+            c->abort = ABORT_MEMORY;
+            return -1;
+        }
+        t->nodes[child].leaf += chance * values[i];
+    }
+    return 0;
+}
+
 /* From c->pos (the sight `node`), follow the deal through the bot's next `depth` turns on
  * which it plays, as the bot will meet them without seeing the deal: draws and passes as
  * they come, other seats' choices weighed as in expected() (each child's chance times
  * theirs), the bot's own draws seen with their tiles. On its last such turn every move is
  * valued as evaluate_moves() does (solved per deal, or played out) and added, times
  * `chance`, to that move's child; on earlier ones each move is followed in turn. A hand
- * that ends on the way adds its value to
- * the sight where it ended. Every position walked costs a step, and once the caller's
- * budget is spent the walk branches no more: the bot's moves are valued where it stands,
- * and another seat's choice is played out. (A walk through two of the bot's turns can be
- * far larger than any budget: while it can only pass, the other seat plays on.) -1 on
- * failure (c->abort set); c->pos is left as it was. */
+ * that ends on the way adds its value to the sight where it ended. Every position walked
+ * costs WALK_STEPS, and once the caller's budget is spent the walk branches no more: the
+ * bot's moves are valued where it stands, and another seat's choice is played out. (A walk
+ * through two of the bot's turns can be far larger than any budget: while it can only
+ * pass, the other seat plays on.) -1 on failure (c->abort set); c->pos is left as it
+ * was. */
 static int
 walk(Ctx *c, Sights *t, int32_t node, double chance, int *exact, int depth)
 {
@@ -865,23 +888,15 @@ walk(Ctx *c, Sights *t, int32_t node, double chance, int *exact, int depth)
     if (mine && moves[0] >= 0) {
         /* A turn on which the bot plays: its last to follow, or one to follow each move of
          * (a choice of one play is no choice, but it is one of the turns). */
-        double values[MAX_MOVES];
-        if (n > 1 || depth == 1)
+        if (depth == 1)
+            return value_moves(c, t, node, moves, n, chance, exact);
+        if (n > 1)
             t->nodes[node].decision = 1;
-        if (depth == 1) {
-            *exact = evaluate_moves(c, moves, n, *exact, values);
-            if (c->abort)
-                return -1;
-        }
         for (int i = 0; i < n; i++) {
             const int32_t child = sights_child(t, node, moves[i]);
             if (child < 0) {
                 c->abort = ABORT_MEMORY;
                 return -1;
-            }
-            if (depth == 1) {
-                t->nodes[child].leaf += chance * values[i];
-                continue;
             }
             play(c, p, moves[i], &u);
             const int r = walk(c, t, child, chance, exact, depth - 1);
