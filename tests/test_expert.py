@@ -86,7 +86,11 @@ def test_a_solve_that_runs_out_of_nodes_leaves_the_position_as_it_was():
 
 def _expert_game(rules, backend: str, seed: int) -> list[Play]:
     rng = random.Random(seed)
-    bots = [expert.ExpertBot(random.Random(seed + s), think=0.005, backend=backend)
+    # A small budget of steps (what 5 ms buys), with a think time far above it, so that the
+    # wall-clock safety net never stops a decision early on a loaded machine: only then
+    # could a seeded game differ.
+    steps = int(0.005 * expert.COSTS[backend].per_second)
+    bots = [expert.ExpertBot(random.Random(seed + s), think=10.0, steps=steps, backend=backend)
             if s % 2 == 0 else GreedyBot(random.Random(seed + s)) for s in range(rules.players)]
     game = deal_hand(new_game(rules), rng)
     chosen = []
