@@ -1494,16 +1494,17 @@ PyDoc_STRVAR(evaluate_sights_doc,
 "                opening, status, moves, exact, seed, budget, sights, weight, depth)\n"
 "    -> (steps, exact)\n\n"
 "For each root move (index i of `moves`, one root of `sights` each): play it, then follow\n"
-"the deal through spec's side's next `depth` (at least 1) choices: forced draws and passes\n"
-"as they come, other sides' choices weighed as the exact search weighs them (betas and\n"
-"double bonuses). At the last choice each legal move is valued as evaluate does, and the\n"
-"value, times `weight` and the chance of the way there, is added to `sights` under what\n"
-"the side will have seen (the moves on the way, its own draws with their tiles); at\n"
-"earlier choices each move is followed in turn. steps and exact are as for evaluate,\n"
-"except that every position walked is a step too and once `budget` steps are spent the\n"
-"rest of the call plays out instead of solving (and exact comes back false), so one\n"
-"call cannot run far past the caller's budget. The GIL is held throughout, since the\n"
-"call writes into `sights`.");
+"the deal through the next `depth` (at least 1) turns on which spec's side plays: forced\n"
+"draws and passes as they come, other sides' choices weighed as the exact search weighs\n"
+"them (betas and double bonuses). On the last such turn each legal move is valued as\n"
+"evaluate does, and the value, times `weight` and the chance of the way there, is added\n"
+"to `sights` under what the side will have seen (the moves on the way, its own draws with\n"
+"their tiles); on earlier ones each move is followed in turn. steps and exact are as for\n"
+"evaluate, except that every position walked costs two steps and once `budget` steps are\n"
+"spent the walk neither solves nor branches (the side's moves are valued where it stands,\n"
+"another side's choice is played out) and exact comes back false, so one call cannot run\n"
+"far past the caller's budget. The GIL is held throughout, since the call writes into\n"
+"`sights`; after an error `sights` may hold part of the deal.");
 
 static PyObject *
 search_evaluate_sights(PyObject *module, PyObject *const *args, Py_ssize_t nargs)

@@ -174,21 +174,24 @@ def evaluate_sights(spec: SearchSpec, hands: Sequence[int], boneyard: Sequence[i
     """Value the bot's next ``depth`` turns after each of ``moves`` in one deal, as what it
     will have seen then, adding them (times ``weight``) to ``into`` (``sights(len(moves))``).
 
-    For each move ``i``: play it, then follow the deal through the next ``depth`` choices of
-    ``spec.side``: forced draws and passes as they come, the other sides' choices weighed as
-    the exact search weighs them. At each of those choices but the last, every legal move
-    is followed in turn; at the last, every legal move is valued as ``evaluate`` values a
-    move (solved with every tile known, or played out). Each value, times the chance of the
-    way there in this deal, is added under what the bot will have seen: the moves on the
-    way, another seat's draw seen only as a draw and the side's own draws with their tiles.
-    A hand that ends on the way adds its value where it ended. Summed over deals, the best
-    move at each sight is the one the bot can really choose, not knowing the deal.
+    For each move ``i``: play it, then follow the deal through the next ``depth`` turns on
+    which ``spec.side`` plays (forced or chosen): draws and passes as they come, the other
+    sides' choices weighed as the exact search weighs them. On each of those turns but the
+    last, every legal move is followed in turn; on the last, every legal move is valued as
+    ``evaluate`` values a move (solved with every tile known, or played out). Each value,
+    times the chance of the way there in this deal, is added under what the bot will have
+    seen: the moves on the way, another seat's draw seen only as a draw and the side's own
+    draws with their tiles. A hand that ends on the way adds its value where it ended.
+    Summed over deals, the best move at each sight is the one the bot can really choose,
+    not knowing the deal.
 
-    Returns the steps spent (as for ``evaluate``, plus one per position walked) and whether
+    Returns the steps spent (as for ``evaluate``, plus two per position walked) and whether
     ``exact`` still holds. One call walks many positions, so once it has spent ``budget``
-    steps it stops solving and plays the rest out (``exact`` then comes back false): a
-    caller's budget is never overrun by more than one solve. The position's fields and the
-    errors raised are as for ``evaluate``.
+    steps it stops solving and branching: the side's moves are valued where it stands and
+    played out, another side's choice is played out (``exact`` then comes back false). A
+    caller's budget is so overrun by at most about one solve and one turn. The position's
+    fields and the errors raised are as for ``evaluate``; after an error ``into`` may hold
+    part of the deal.
     """
     if spec.packed is None:
         raise RuntimeError(MISSING)
