@@ -338,6 +338,29 @@ def test_exact_values_equal_full_width_search_and_steps_equal_judge_node_counts(
             pos.undo()
 
 
+def test_game_scores_and_targets_past_64_bits_give_the_values_of_near_ones():
+    """Only each side's distance to the target decides the game bonus, so scores and a
+    target 10**30 larger (any whole numbers a bot-protocol request may carry) value every
+    play as the small ones do, without overflowing the search's integers."""
+    rules = RULES["block-2p"]
+    rng = random.Random(30)
+    far = rules.replace(target=10**30 + 100)
+    changed = 0
+    for state in _states(rules, rng, 7, 12):
+        pos = Position.from_state(state)
+        moves = pos.moves()
+        values = []
+        for r, scores in ((rules, (96, 90)), (far, (10**30 + 96, 10**30 + 90)),
+                          (rules, (0, 0))):
+            spec = SearchSpec.for_rules(r, state.to_move, scores, betas=[0.6, 0.6],
+                                        model_opponents=True, node_limit=BIG,
+                                        points_weight=0.01, game_weight=0.5)
+            values.append(_call(spec, pos, moves, True, 1)[0])
+        assert values[1] == values[0]
+        changed += values[2] != values[0]  # the bonus is really in play in these hands
+    assert changed >= 6
+
+
 def test_exact_values_and_steps_equal_judge_where_its_model_is_the_same(monkeypatch):
     """With every seat's beta the expert's BETA (and one double bonus) and no play light
     enough to leave out (double-six: 12 pips at most apart), ``Judge.solve`` itself is the

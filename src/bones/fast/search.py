@@ -112,7 +112,14 @@ class SearchSpec:
                   betas: Sequence[float], model_opponents: bool, node_limit: int,
                   points_weight: float, game_weight: float,
                   doubles: Sequence[float] = ()) -> SearchSpec:
-        """The spec of ``seat``'s decisions under ``rules`` (what ``Judge`` derives)."""
+        """The spec of ``seat``'s decisions under ``rules`` (what ``Judge`` derives).
+
+        Only how far each side is from the target matters, and no hand scores more than the
+        set's pips, so a side further off than that is passed as just out of reach: the
+        same decisions, with sums that fit the search's 64-bit integers whatever whole
+        numbers the scores and target are (a bot-protocol request may carry any)."""
+        reach = rules.set * (rules.set + 1) * (rules.set + 2) // 2 + 1
+        needs = [max(-reach, min(reach, rules.target_points - score)) for score in scores]
         return cls(
             top=rules.set,
             sides=tuple(rules.side_of(s) for s in range(rules.players)),
@@ -122,8 +129,8 @@ class SearchSpec:
             call_block=rules.call_block,
             first_double=rules.spinner == "first-double",
             score=rules.score,
-            scores=tuple(scores),
-            target=rules.target_points,
+            scores=tuple(reach - need for need in needs),
+            target=reach,
             points_weight=points_weight,
             game_weight=game_weight,
             model_opponents=model_opponents,
