@@ -18,6 +18,7 @@ from bones.ai.external import ExternalBot
 from bones.ai.protocol import request_of, view_of
 from bones.ai.server import serve
 from bones.engine.game import deal_hand, new_game, play, play_unchecked
+from bones.engine.layout import Layout
 from bones.engine.moves import Draw, Play
 from bones.engine.rules import PRESETS
 from bones.engine.view import observe
@@ -209,3 +210,161 @@ def test_bot_that_cannot_start_or_dies_is_played_for(tmp_path):
                         think=0.2, log=io.StringIO())
     game, _ = _play_game_with(lambda: dying)
     assert game.results and dying.faults >= 1
+
+
+# -- requests from programs we do not control --------------------------------------------------
+
+
+def _request() -> dict:
+    """A 2-player Draw request for seat 1 that uses every kind of move (checked by hand)."""
+    return {"type": "move", "id": 5, "rules": {"preset": "draw", "players": 2}, "seat": 1,
+            "hand": ["4-3", "3-0", "2-2", "1-0", "3-1", "2-0", "2-1"],
+            "dealt": [7, 7], "boneyard": 14, "leader": 0,
+            "moves": [{"seat": 0, "play": "6-6"},
+                      {"seat": 1, "play": "6-5", "end": "left"},
+                      {"seat": 0, "draw": None},
+                      {"seat": 0, "play": "5-5", "end": "left"},
+                      {"seat": 1, "draw": "2-1"},
+                      {"seat": 1, "draw": "5-4"},
+                      {"seat": 1, "play": "5-4", "end": "left"},
+                      {"seat": 0, "play": "6-4", "end": "right"}],
+            "scores": [0, 0], "think": 0.05}
+
+
+def _changed(**fields) -> dict:
+    request = _request()
+    request.update(fields)
+    return request
+
+
+def _with_move(index: int, move: dict | None) -> dict:
+    request = _request()
+    if move is None:
+        del request["moves"][index]
+    else:
+        request["moves"][index] = move
+    return request
+
+
+def test_the_hand_made_request_is_valid():
+    view = view_of(_request())
+    assert view.held == (5, 7) and view.boneyard_left == 11 and view.to_move == 1
+    assert {(str(p.tile), p.end) for p in view.legal} == {("4-3", "left"), ("4-3", "right")}
+
+
+BAD_REQUESTS = {
+    "no moves": ({k: v for k, v in _request().items() if k != "moves"}, 'has no "moves"'),
+    "seat out of range": (_changed(seat=2), '"seat" must be a seat number from 0 to 1'),
+    "leader not a number": (_changed(leader="0"), '"leader" must be a seat number'),
+    "hand tile outside the set": (_changed(hand=["9-9"]), "not in the double-6 set"),
+    "hand lists a tile twice": (_changed(hand=["4-3", "4-3"]), "the hand lists a tile twice"),
+    "dealt for another table": (_changed(dealt=[7, 7, 7]), '"dealt" must be [7, 7]'),
+    "boneyard miscounted": (_changed(boneyard=13), '"boneyard" must be 14'),
+    "scores for three sides": (_changed(scores=[0, 0, 0]), '"scores" must list 2 whole'),
+    "move by a seat not at the table": (_with_move(2, {"seat": 4, "draw": None}),
+                                        "move 3: there is no seat 4"),
+    "move out of turn": (_with_move(2, {"seat": 1, "draw": "3-2"}),
+                         "move 3: it is seat 0's turn, not seat 1's"),
+    "tile that fits no arm": (_with_move(3, {"seat": 0, "play": "3-2", "end": "left"}),
+                              "move 4: 3-2 does not match the left arm (5)"),
+    "tile laid twice": (_with_move(3, {"seat": 0, "play": "6-6", "end": "right"}),
+                        "move 4: 6-6 is already on the layout"),
+    "tile the seat holds": (_with_move(3, {"seat": 0, "play": "3-0", "end": "left"}),
+                            "move 4: 3-0 is still in seat 1's hand"),
+    "end that must be named": (_with_move(7, {"seat": 0, "play": "6-4"}),
+                               "move 8: 6-4 fits 2 arms; the move must name its end"),
+    "another seat's drawn tile shown": (_with_move(2, {"seat": 0, "draw": "3-2"}),
+                                        "move 3: seat 0's drawn tile is shown"),
+    "own draw hidden": (_with_move(4, {"seat": 1, "draw": None}),
+                        "move 5: seat 1's own draw must show its tile"),
+    "pass with a boneyard to draw from": (_with_move(2, {"seat": 0, "pass": True}),
+                                          "move 3: seat 0 may not pass"),
+    "draw in a Block game": (_changed(rules={"preset": "block", "players": 2}),
+                             "move 3: this is a Block game (draw: false); nobody draws"),
+    "not this seat's turn": (_with_move(7, None), "it is seat 0's turn, not seat 1's"),
+    "hand of the wrong size": (_changed(hand=["4-3", "3-0"]),
+                               "seat 1 holds 7 tiles, but the hand lists 2"),
+    "own drawn tile gone": (_changed(hand=["4-3", "3-0", "2-2", "1-0", "3-1", "2-0", "3-2"]),
+                            "seat 1 drew 2-1, which is neither in its hand nor played"),
+}
+
+
+@pytest.mark.parametrize("name", list(BAD_REQUESTS))
+def test_a_request_no_hand_could_produce_gets_one_error_line_and_the_bot_answers_on(name):
+    """A referee's bad request is refused with a reply naming the fault (so it is not left
+    waiting), one line on standard error, and no traceback; the next request is answered."""
+    bad, message = BAD_REQUESTS[name]
+    lines = [bad, _request(), {"type": "quit"}]
+    out, err = io.StringIO(), io.StringIO()
+    status = serve("expert", io.StringIO("".join(json.dumps(x) + "\n" for x in lines)), out,
+                   err, seed=1)
+    replies = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert status == 0 and len(replies) == 2
+    assert replies[0]["id"] == 5 and message in replies[0]["error"], replies[0]
+    assert err.getvalue().count("\n") == 1 and message in err.getvalue()
+    assert replies[1] in ({"id": 5, "play": "4-3", "end": "left"},
+                          {"id": 5, "play": "4-3", "end": "right"})
+
+
+@pytest.mark.parametrize("preset", ["draw", "block", "pool"])
+def test_a_play_may_leave_out_its_end_where_it_fits_only_one_arm(preset):
+    """As in a record, ``end`` is needed only when the tile fits more than one arm."""
+    checked = 0
+    for count, (game, seat) in enumerate(_games(preset, 4, players=3)):
+        request = request_of(observe(game, seat), 1, 0.1)
+        layout = Layout(uses_spinner=game.rules.spinner == "first-double")
+        for move, written in zip(game.current.moves, request["moves"], strict=True):
+            if isinstance(move, Play):
+                if not layout.is_empty and len(layout.arms_for(move.tile)) == 1:
+                    del written["end"]
+                    checked += 1
+                layout = layout.place(move.tile, move.end)
+        view, back = observe(game, seat), view_of(request)
+        assert back.moves == view.moves and back.layout == view.layout
+        assert set(back.legal) == set(view.legal)
+        if count > 30:
+            break
+    assert checked > 20
+
+
+def test_blind_changes_to_requests_are_answered_or_refused_never_crash():
+    """Random requests from every preset, each also changed at random (fields dropped or
+    given other values, moves dropped, doubled or rewritten): the valid ones are answered
+    with a legal play, and everything else gets an error reply, never an exception."""
+    rng = random.Random(2024)
+    values = [None, -1, 0, 1, 2, 5, 1.5, True, "x", "6-6", "", [], {}, [1], 10**30]
+    refused = answered = 0
+    for preset in PRESETS:
+        for count, (game, seat) in enumerate(_games(preset, rng.randrange(1000), players=3)):
+            if count > 25:
+                break
+            request = request_of(observe(game, seat), 1, 0.01)
+            for _ in range(4):
+                changed = json.loads(json.dumps(request))
+                key = rng.choice([k for k in changed if k != "type"])
+                if isinstance(changed[key], list) and changed[key] and rng.random() < 0.6:
+                    at = rng.randrange(len(changed[key]))
+                    item = changed[key][at]
+                    if isinstance(item, dict) and rng.random() < 0.7:
+                        item[rng.choice(list(item))] = rng.choice(
+                            [*values, "left", "up", f"{rng.randint(0, 6)}-{rng.randint(0, 6)}"])
+                    elif rng.random() < 0.5:
+                        del changed[key][at]
+                    else:
+                        changed[key].append(item)
+                elif rng.random() < 0.3:
+                    del changed[key]
+                else:
+                    changed[key] = rng.choice(values)
+                out = io.StringIO()
+                serve("greedy", io.StringIO(json.dumps(changed) + "\n"), out, io.StringIO(),
+                      seed=1)
+                reply = json.loads(out.getvalue())
+                if "error" in reply:
+                    refused += 1
+                    continue
+                answered += 1
+                view = view_of(changed)
+                assert any(str(p.tile) == reply["play"] and p.end == reply.get("end")
+                           for p in view.legal)
+    assert refused > 100 and answered > 20

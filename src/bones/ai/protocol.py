@@ -9,13 +9,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, cast
 
+from bones.ai.public import replay_public
 from bones.engine import lead as leads
 from bones.engine.errors import BonesError
-from bones.engine.moves import Arm, Draw, Move, Pass, Play
-from bones.engine.rules import rules_from_json
-from bones.engine.state import new_hand
+from bones.engine.rules import is_int, rules_from_json
 from bones.engine.tiles import Tile, parse_tile
 from bones.engine.view import SeatView
+from bones.record.reader import read_move
 from bones.record.writer import move_json
 
 PROTOCOL = "bones-bot/1"
@@ -45,56 +45,82 @@ def request_of(view: SeatView, request_id: int, think: float) -> dict[str, Any]:
 def view_of(request: Mapping[str, Any]) -> SeatView:
     """Rebuild a ``SeatView`` from a move request (what ``bones bot`` does with each line).
 
-    Other seats' tiles are unknown, so the hand is replayed with placeholder tiles for them;
-    only public facts (layout, counts, boneyard size) are read back from that replay.
+    Every field is checked, and the moves are replayed from the seat's side
+    (``bones.ai.public``), so a request no hand could produce is refused with a one-line
+    ``BonesError`` instead of reaching the bot.
     """
-    try:
-        rules = rules_from_json(request["rules"])
-        seat = int(request["seat"])
-        hand = tuple(parse_tile(t, rules.set) for t in request["hand"])
-        dealt = tuple(int(d) for d in request["dealt"])
-        moves = tuple(_move(m) for m in request["moves"])
-        leader = int(request["leader"])
-        scores = tuple(int(s) for s in request["scores"])
-    except (KeyError, TypeError, ValueError) as exc:
-        raise BonesError(f"bad move request: {exc}") from None
-    layout = new_hand(rules, [() for _ in dealt], (), leader).layout
-    held = list(dealt)
-    boneyard_left = rules.undealt
-    to_move = leader
-    for m in moves:
-        if isinstance(m, Play):
-            layout = layout.place(m.tile, m.end if not layout.is_empty else None)
-            held[m.seat] -= 1
-            to_move = (m.seat + 1) % rules.players
-        elif isinstance(m, Draw):
-            held[m.seat] += 1
-            boneyard_left -= 1
-        else:
-            to_move = (m.seat + 1) % rules.players
+    rules = rules_from_json(_field(request, "rules"))
+    players = rules.players
+    seat = _seat(request, "seat", players)
+    leader = _seat(request, "leader", players)
+    hand = tuple(_tile(t, rules.set) for t in _list(request, "hand"))
+    if len(set(hand)) != len(hand):
+        raise BonesError("the hand lists a tile twice")
+    dealt = _list(request, "dealt")
+    if dealt != [rules.dealt] * players:
+        raise BonesError(f'"dealt" must be {[rules.dealt] * players} (these rules deal '
+                         f"{rules.dealt} tiles to each of {players} seats), not {dealt!r}")
+    if _field(request, "boneyard") != rules.undealt:
+        raise BonesError(f'"boneyard" must be {rules.undealt} (the tiles these rules leave '
+                         f"undealt), not {request['boneyard']!r}")
+    scores = _list(request, "scores")
+    if len(scores) != rules.sides or not all(is_int(s) for s in scores):
+        raise BonesError(f'"scores" must list {rules.sides} whole numbers, one per side, '
+                         f"not {scores!r}")
+    moves = []
+    for number, obj in enumerate(_list(request, "moves"), 1):
+        try:
+            move = read_move(obj, hidden_draws=True)
+        except BonesError as exc:
+            raise BonesError(f"move {number}: {exc}") from None
+        if not 0 <= move.seat < players:
+            raise BonesError(f"move {number}: there is no seat {move.seat} at a "
+                             f"{players}-player table")
+        moves.append(move)
+    public = replay_public(rules, seat, hand, leader, moves)
     opening = None
-    if layout.is_empty:
-        decided = leads.decide(rules, _deal_guess(hand, seat, dealt), None)
+    if public.layout.is_empty:
+        decided = leads.decide(rules, _deal_guess(hand, seat, players), None)
         opening = decided.opening if decided is not None and decided.seat == seat else None
-    return SeatView(rules=rules, seat=seat, hand=hand, dealt=dealt, boneyard=rules.undealt,
-                    leader=leader, moves=moves, scores=scores, held=tuple(held),
-                    boneyard_left=boneyard_left, layout=layout, to_move=to_move,
-                    opening=opening, pool=0, chips=(0,) * rules.players)
+    return SeatView(rules=rules, seat=seat, hand=hand, dealt=tuple(dealt),
+                    boneyard=rules.undealt, leader=leader, moves=public.moves,
+                    scores=tuple(scores), held=public.held,
+                    boneyard_left=public.boneyard_left, layout=public.layout,
+                    to_move=public.to_move, opening=opening, pool=0,
+                    chips=(0,) * players)
 
 
-def _deal_guess(hand: tuple[Tile, ...], seat: int,
-                dealt: tuple[int, ...]) -> list[tuple[Tile, ...]]:
+def _field(request: Mapping[str, Any], name: str) -> Any:
+    if name not in request:
+        raise BonesError(f'the move request has no "{name}"')
+    return request[name]
+
+
+def _list(request: Mapping[str, Any], name: str) -> list[Any]:
+    value = _field(request, name)
+    if not isinstance(value, list):
+        raise BonesError(f'"{name}" must be a list, not {value!r}')
+    return value
+
+
+def _seat(request: Mapping[str, Any], name: str, players: int) -> int:
+    value = _field(request, name)
+    if not is_int(value) or not 0 <= value < players:
+        raise BonesError(f'"{name}" must be a seat number from 0 to {players - 1}, '
+                         f"not {value!r}")
+    return cast(int, value)
+
+
+def _tile(text: object, top: int) -> Tile:
+    try:
+        return parse_tile(text, top)
+    except ValueError as exc:
+        raise BonesError(f"hand: {exc}") from None
+
+
+def _deal_guess(hand: tuple[Tile, ...], seat: int, players: int) -> list[tuple[Tile, ...]]:
     """Only the seat's own hand is known; enough to tell whether it holds a named opening."""
-    return [hand if s == seat else () for s in range(len(dealt))]
-
-
-def _move(obj: Mapping[str, Any]) -> Move:
-    seat = int(obj["seat"])
-    if "play" in obj:
-        return Play(seat, parse_tile(obj["play"]), cast(Arm | None, obj.get("end")))
-    if "draw" in obj:
-        return Draw(seat, None if obj["draw"] is None else parse_tile(obj["draw"]))
-    return Pass(seat)
+    return [hand if s == seat else () for s in range(players)]
 
 
 __all__ = ["PROTOCOL", "request_of", "view_of"]

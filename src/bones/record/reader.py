@@ -135,7 +135,7 @@ def _hand(rules: Rules, game: Game, obj: object, index: int) -> tuple[HandRecord
     for number, move_obj in enumerate(moves_obj, start=1):
         here = f"{where}, move {number}"
         try:
-            move = _move(move_obj)
+            move = read_move(move_obj)
             game = games.play(game, move)
         except BonesError as exc:
             raise RecordError(f"{here}: {exc}") from None
@@ -143,8 +143,10 @@ def _hand(rules: Rules, game: Game, obj: object, index: int) -> tuple[HandRecord
     return HandRecord(deal, boneyard, leader, tuple(moves), _extra(obj)), game
 
 
-def _move(obj: object) -> Move:
-    """Turn a move object into a ``Move``; rule checks are the engine's."""
+def read_move(obj: object, hidden_draws: bool = False) -> Move:
+    """Turn a move object into a ``Move``; rule checks are the engine's. With
+    ``hidden_draws`` a draw may be written ``"draw": null`` (a bot-protocol request shows
+    other seats' draws so)."""
     if not isinstance(obj, dict):
         raise BonesError("a move must be an object")
     kinds = [k for k in ("play", "draw", "pass") if k in obj]
@@ -163,6 +165,8 @@ def _move(obj: object) -> Move:
             # ``end`` is checked by the engine, which ignores it on a hand's first tile.
             return Play(seat, _tile(obj["play"]), cast(Arm | None, obj.get("end")))
         if kind == "draw":
+            if hidden_draws and obj["draw"] is None:
+                return Draw(seat)
             return Draw(seat, _tile(obj["draw"]))
     except ValueError as exc:
         raise BonesError(str(exc)) from None
