@@ -246,6 +246,29 @@ def _with_move(index: int, move: dict | None) -> dict:
     return request
 
 
+#: The move request of ``spec/bot-protocol.md``, as the spec writes it.
+SPEC_REQUEST = {
+    "type": "move", "id": 41, "rules": {"preset": "pagat-draw", "players": 3}, "seat": 1,
+    "hand": ["2-1", "1-1", "5-2", "0-0", "4-3"], "dealt": [5, 5, 5], "boneyard": 13,
+    "leader": 0,
+    "moves": [{"seat": 0, "play": "6-6"}, {"seat": 1, "play": "6-5", "end": "right"},
+              {"seat": 2, "play": "6-4", "end": "left"}, {"seat": 0, "draw": None},
+              {"seat": 0, "draw": None}, {"seat": 0, "play": "5-3", "end": "right"},
+              {"seat": 1, "draw": "4-3"}],
+    "scores": [0, 0, 0], "think": 0.1}
+
+
+@pytest.mark.parametrize("level", ["random", "greedy", "basic", "ismcts", "expert"])
+def test_the_specs_example_request_is_answered_with_its_one_legal_tile(level):
+    view = view_of(SPEC_REQUEST)
+    assert view.held == (5, 5, 4) and view.boneyard_left == 10
+    assert {str(p.tile) for p in view.legal} == {"4-3"}
+    out = io.StringIO()
+    serve(level, io.StringIO(json.dumps(SPEC_REQUEST) + "\n"), out, io.StringIO(), seed=1)
+    reply = json.loads(out.getvalue())
+    assert reply["id"] == 41 and reply["play"] == "4-3" and reply["end"] in ("left", "right")
+
+
 def test_the_hand_made_request_is_valid():
     view = view_of(_request())
     assert view.held == (5, 7) and view.boneyard_left == 11 and view.to_move == 1
