@@ -98,3 +98,9 @@ def test_unknown_bot_is_one_line_and_status_1(capsys):
     assert main(["arena", "--bots", "nobody,greedy", "--quiet"]) == 1
     err = capsys.readouterr().err.strip()
     assert err.startswith("bones: unknown bot 'nobody'") and "\n" not in err
+
+
+def test_a_rules_flag_with_a_digit_that_is_not_decimal_is_one_line_and_status_1(capsys):
+    assert main(["arena", "--target", "\u00b2", "--games", "1", "--quiet"]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.startswith('bones: rules: option "target"') and "\n" not in err

@@ -49,6 +49,7 @@ def test_a_range_and_a_list_are_read_like_the_rules_flags():
 @pytest.mark.parametrize("text", [
     "bogus", "players", "players=6..3", "players=a..b", "players=x", "spinner=wide",
     "spinner=1..2", "draw=maybe", "set=7", "set=7..8", "players=3,3", "players=2..5000",
+    "target=\u00b2,100", "players=\u00b2",
 ])
 def test_a_vary_flag_no_rule_set_could_have_is_refused(text):
     with pytest.raises(VaryError, match=r"^--vary "):

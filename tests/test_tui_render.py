@@ -138,6 +138,12 @@ def test_commands_are_read_in_every_short_form(typed: str, expected: object) -> 
     assert read_command(typed, choices=3, top=6) == expected
 
 
+@pytest.mark.parametrize("typed", ["\u00b2", "\u00b2\u00b2", "6-\u00b2", "\u2460"])
+def test_digits_that_are_not_decimal_are_unreadable_not_a_crash(typed: str) -> None:
+    """Superscripts and circled numbers pass ``str.isdigit`` but are no whole number."""
+    assert isinstance(read_command(typed, choices=3, top=6), Unreadable)
+
+
 def test_a_list_number_wins_over_a_packed_tile_and_other_numbers_read_as_tiles() -> None:
     assert read_command("11", choices=12, top=6) == Pick(11)
     assert read_command("11", choices=3, top=6) == TileCode(Tile(1, 1), None)

@@ -41,7 +41,7 @@ def _value(name: str, text: str) -> Any:
         except ValueError:
             raise RulesError(name, f"must be a whole number, not {text!r}") from None
     if name in _INT_OR_WORD:
-        return int(text) if text.lstrip("-").isdigit() else text
+        return int(text) if text.lstrip("-").isdecimal() else text
     return text
 
 

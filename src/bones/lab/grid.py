@@ -150,7 +150,7 @@ def _one(text: str, option: str, kind: str, words: tuple[str, ...], part: str) -
         if part.lower() in ("true", "false"):
             return part.lower() == "true"
         raise VaryError(text, f"{option} is true or false, not {part!r}")
-    if kind in ("int", "int|words") and part.lstrip("-").isdigit():
+    if kind in ("int", "int|words") and part.lstrip("-").isdecimal():
         value = int(part)
         if option == "set" and value not in SETS:
             raise VaryError(text, f"set is one of {', '.join(map(str, SETS))}, not {value}")

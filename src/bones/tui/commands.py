@@ -100,9 +100,9 @@ def read_command(text: str, choices: int, top: int) -> Command:
         return Quit()
     if words in ("pass", "draw"):
         return Forced(words)
-    if words.isdigit() and 1 <= int(words) <= choices:
+    if words.isdecimal() and 1 <= int(words) <= choices:
         return Pick(int(words))
-    if words.isdigit() and len(words) != 2:
+    if words.isdecimal() and len(words) != 2:
         return Unreadable(f"there is no play {words}: the list runs from 1 to {choices}")
     match = _SPLIT.match(words) or _PACKED.match(words)
     if match is None:
