@@ -63,3 +63,17 @@ def test_unknown_preset_is_refused_naming_it_and_the_known_ones(capsys, name):
     out, err = capsys.readouterr()
     assert out == "" and err.count("\n") == 1
     assert repr(name) in err and all(known in err for known in PRESETS)
+
+
+@pytest.mark.parametrize(("content", "reason"), [
+    (b"{not json", "is not JSON: Expecting property name"),
+    (b"[" * 100_000 + b"]" * 100_000, "is not JSON: nested too deeply"),
+    (bytes(range(256)), "cannot read rules file"),
+])
+def test_a_rules_file_that_is_not_json_is_one_line_and_status_1(tmp_path, capsys, content,
+                                                               reason):
+    path = tmp_path / "house.json"
+    path.write_bytes(content)
+    assert main(["arena", "--rules", str(path), "--games", "1", "--quiet"]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and reason in err and "Traceback" not in err

@@ -52,11 +52,12 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
     if source not in PRESETS and (source.endswith(".json") or Path(source).exists()):
         try:
             base = json.loads(Path(source).read_text(encoding="utf-8"))
-        except OSError as exc:
-            raise RulesError("preset", f"cannot read rules file {source}: {exc.strerror}") \
-                from None
-        except json.JSONDecodeError as exc:
-            raise RulesError("preset", f"rules file {source} is not JSON: {exc.msg}") from None
+        except (OSError, UnicodeDecodeError) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            raise RulesError("preset", f"cannot read rules file {source}: {reason}") from None
+        except (json.JSONDecodeError, RecursionError) as exc:
+            detail = exc.msg if isinstance(exc, json.JSONDecodeError) else "nested too deeply"
+            raise RulesError("preset", f"rules file {source} is not JSON: {detail}") from None
         if isinstance(base, dict) and "rules" in base and "format" in base:
             base = base["rules"]  # a whole record: take its rules
     rules = rules_from_json(base)
