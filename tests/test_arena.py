@@ -104,3 +104,13 @@ def test_a_rules_flag_with_a_digit_that_is_not_decimal_is_one_line_and_status_1(
     assert main(["arena", "--target", "\u00b2", "--games", "1", "--quiet"]) == 1
     err = capsys.readouterr().err.strip()
     assert err.startswith('bones: rules: option "target"') and "\n" not in err
+
+
+@pytest.mark.parametrize(("flag", "value"), [("--games", "0"), ("--games", "-3"),
+                                             ("--jobs", "0"), ("--jobs", "-1")])
+def test_games_and_jobs_must_be_at_least_one(capsys, flag, value):
+    with pytest.raises(SystemExit) as exited:
+        main(["arena", flag, value, "--quiet"])
+    assert exited.value.code == 2
+    error = capsys.readouterr().err.strip().splitlines()[-1]
+    assert error == f"bones arena: error: argument {flag}: must be at least 1, not {value}"

@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.table import Table
 
 from bones.ai.base import LEVELS
-from bones.cli.common import progress_bar, seconds
+from bones.cli.common import positive, progress_bar, seconds
 from bones.cli.options import add_rules_arguments, rules_from_args
 from bones.sim.arena import lineup, play_deals, rotations
 from bones.sim.arena_stats import ArenaTally
@@ -33,12 +33,13 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--bots", default="greedy,random", metavar="LEVELS",
                    help=f"the lineup, repeated around the table ({', '.join(LEVELS)}, or "
                    "cmd:PROGRAM); default greedy,random")
-    p.add_argument("--games", type=int, default=200, metavar="N",
+    p.add_argument("--games", type=positive, default=200, metavar="N",
                    help="deals to play (each is played once per rotation; default 200)")
     p.add_argument("--think", type=seconds, default=0.1, metavar="SECONDS",
                    help="time per move for search and outside bots (default 0.1)")
-    p.add_argument("--jobs", type=int, default=0, metavar="J",
-                   help="worker processes (default: every core)")
+    p.add_argument("--jobs", type=positive, default=os.cpu_count() or 1, metavar="J",
+                   help="worker processes; seeded results do not depend on it (default: "
+                   "every core)")
     p.add_argument("--seed", type=int, default=None, help="seed (default: random, printed)")
     p.add_argument("--sprt", action="store_true",
                    help="stop early once an SPRT (p0 0.5, p1 0.55, alpha = beta = 0.05) on "
@@ -54,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
     rules = rules_from_args(args)
     levels = tuple(level.strip() for level in args.bots.split(","))
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**9)
-    jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
+    jobs: int = args.jobs
     order = tuple(dict.fromkeys(levels))
     tally = ArenaTally(rules, order)
     sprt = Sprt() if args.sprt and len(order) >= 2 else None
