@@ -6,10 +6,12 @@ import json
 
 import pytest
 
+from bones.cli.arena import SPRT_STEP
 from bones.cli.main import main
 from bones.engine.rules import PRESETS
 from bones.sim.arena import lineup, play_deals, rotations
 from bones.sim.arena_stats import ArenaTally
+from bones.sim.parallel import AHEAD, Workers
 from bones.sim.sprt import Sprt
 
 
@@ -114,3 +116,30 @@ def test_games_and_jobs_must_be_at_least_one(capsys, flag, value):
     assert exited.value.code == 2
     error = capsys.readouterr().err.strip().splitlines()[-1]
     assert error == f"bones arena: error: argument {flag}: must be at least 1, not {value}"
+
+
+def test_an_sprt_run_is_the_plain_run_of_as_many_deals_stopped_at_a_look(capsys):
+    """The SPRT looks every SPRT_STEP deals and stops there; what it played is exactly
+    the plain seeded run of that many deals, whatever the number of workers."""
+    args = ("--bots", "basic,greedy", "--seed", "1")
+    stopped = _arena(capsys, *args, "--games", "3000", "--sprt", "--jobs", "2")
+    assert stopped["sprt"]["verdict"] == "H1"
+    deals = stopped["deals"]
+    assert deals < 3000 and deals % SPRT_STEP == 0
+    plain = _arena(capsys, *args, "--games", str(deals), "--jobs", "1")
+    assert plain["levels"] == stopped["levels"] and plain["hands"] == stopped["hands"]
+
+
+def test_workers_give_results_in_order_and_read_only_a_window_ahead():
+    pulled = []
+
+    def items():
+        for i in range(100_000):  # handed out all at once, these would all be pulled
+            pulled.append(i)
+            yield -i
+
+    with Workers(2) as workers:
+        results = workers.map(abs, items(), chunksize=3)
+        first = [next(results) for _ in range(10)]
+    assert first == list(range(10))
+    assert len(pulled) <= 10 + 3 * (AHEAD * 2 + 1)

@@ -61,18 +61,20 @@ def run(args: argparse.Namespace) -> int:
     sprt = Sprt() if args.sprt and len(order) >= 2 else None
     verdict = "continue"
     err = Console(stderr=True)
-    step = SPRT_STEP if sprt is not None else args.games
+    # With the SPRT, workers take one deal at a time, so little is played past a verdict
+    # (the pool is kept for the whole run: no restart, no wait for stragglers, per look).
+    chunk = 1 if sprt is not None else None
     with progress_bar(err, disable=args.quiet or not err.is_terminal) as progress:
         task = progress.add_task("arena deals", total=args.games)
-        start = 0
-        while start < args.games and verdict == "continue":
-            count = min(step, args.games - start)
-            for outcome in play_deals(rules, levels, seed, count, jobs, args.think, start):
-                tally.add(outcome)
-                progress.advance(task)
-            start += count
-            if sprt is not None:
+        for outcome in play_deals(rules, levels, seed, args.games, jobs, args.think,
+                                  chunk=chunk):
+            tally.add(outcome)
+            progress.advance(task)
+            if sprt is not None and (tally.deals % SPRT_STEP == 0
+                                     or tally.deals == args.games):
                 verdict = sprt.judge(tally.sprt_llr(sprt))
+                if verdict != "continue":
+                    break
     result = tally.json()
     result.update(seed=seed, rules=rules.to_json(), think=args.think,
                   lineup=list(lineup(levels, rules.players)),

@@ -72,9 +72,14 @@ def play_deal(job: DealJob) -> DealOutcome:
 
 
 def play_deals(rules: Rules, levels: Sequence[str], seed: int, deals: int, jobs: int = 1,
-               think: float = 0.1, start: int = 0) -> Iterator[DealOutcome]:
-    """Deals ``start`` .. ``start + deals - 1`` in order, over ``jobs`` worker processes."""
+               think: float = 0.1, start: int = 0, chunk: int | None = None,
+               ) -> Iterator[DealOutcome]:
+    """Deals ``start`` .. ``start + deals - 1`` in order, over ``jobs`` worker processes,
+    each worker taking ``chunk`` deals at a time (by default up to 16, fewer for a short
+    run so every worker gets some). A caller may stop reading at any point: the deals not
+    yet begun are not played."""
     seats = lineup(check_levels(rules, lineup(levels, rules.players)), rules.players)
-    batch = [DealJob(rules, seats, seed, i, think) for i in range(start, start + deals)]
+    batch = (DealJob(rules, seats, seed, i, think) for i in range(start, start + deals))
+    size = chunk if chunk is not None else min(16, deals // (jobs * 8))
     with Workers(jobs) as workers:
-        yield from workers.map(play_deal, batch, max(1, min(16, deals // (jobs * 8))))
+        yield from workers.map(play_deal, batch, max(1, size))

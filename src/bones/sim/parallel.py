@@ -3,32 +3,56 @@
 Spawned rather than forked (the caller may be running a progress bar's thread), and with
 ``concurrent.futures`` rather than ``multiprocessing.Pool``: a worker that dies raises
 ``BrokenProcessPool`` instead of leaving the caller waiting for ever.
+
+Items are handed out a few chunks ahead of the results read (``AHEAD`` per worker), not all
+at once: a caller that stops reading early (an arena whose sequential test has decided)
+leaves little work to cancel, and a run of millions of items holds only a window of them.
 """
 
 from __future__ import annotations
 
+import itertools
 import multiprocessing
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from types import TracebackType
 from typing import TypeVar
 
 T = TypeVar("T")
 R = TypeVar("R")
 
+#: Chunks handed to the pool ahead of the results read, per worker.
+AHEAD = 4
+
 
 class Workers:
     """``jobs`` worker processes (none for one job: the work runs in this process)."""
 
     def __init__(self, jobs: int) -> None:
+        self._jobs = jobs
         self._pool = (ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"))
                       if jobs > 1 else None)
 
     def map(self, fn: Callable[[T], R], items: Iterable[T], chunksize: int = 1) -> Iterator[R]:
-        """``fn`` over ``items``, results in the order of ``items``."""
+        """``fn`` over ``items`` (read lazily), results in the order of ``items``; ``fn``
+        must be picklable (a module-level function) when there are worker processes."""
         if self._pool is None:
             return map(fn, items)
-        return self._pool.map(fn, items, chunksize=chunksize)
+        return self._ahead(self._pool, fn, items, max(1, chunksize))
+
+    def _ahead(self, pool: ProcessPoolExecutor, fn: Callable[[T], R], items: Iterable[T],
+               chunksize: int) -> Iterator[R]:
+        source = iter(items)
+        chunks = iter(lambda: list(itertools.islice(source, chunksize)), [])
+        pending: deque[Future[list[R]]] = deque(
+            pool.submit(_run_chunk, fn, chunk)
+            for chunk in itertools.islice(chunks, AHEAD * self._jobs))
+        while pending:
+            results = pending.popleft().result()
+            for chunk in itertools.islice(chunks, 1):
+                pending.append(pool.submit(_run_chunk, fn, chunk))
+            yield from results
 
     def __enter__(self) -> Workers:
         return self
@@ -37,3 +61,8 @@ class Workers:
                  trace: TracebackType | None) -> None:
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _run_chunk(fn: Callable[[T], R], chunk: list[T]) -> list[R]:
+    """One worker's share: ``fn`` over a chunk of items (what runs in the worker)."""
+    return [fn(item) for item in chunk]
