@@ -19,8 +19,9 @@ from dataclasses import dataclass
 
 from bones.engine.errors import BonesError
 from bones.engine.layout import Layout
-from bones.engine.moves import ARMS, Draw, Move, Play
+from bones.engine.moves import Draw, Move, Play
 from bones.engine.rules import Rules
+from bones.engine.state import arm_for
 from bones.engine.tiles import Tile
 
 
@@ -109,20 +110,7 @@ def _play(rules: Rules, layout: Layout, move: Play, seat: int, mine: frozenset[T
         raise BonesError(f"seat {seat} drew {t}; seat {move.seat} cannot play it")
     if layout.is_empty:
         return Play(move.seat, t)
-    if move.end is not None:
-        if move.end not in ARMS:
-            raise BonesError(f'"{move.end}" is not an arm (left, right, up, down)')
-        number = layout.end(move.end)
-        if number is None:
-            raise BonesError(f"the {move.end} arm is not open")
-        if not t.matches(number):
-            raise BonesError(f"{t} does not match the {move.end} arm ({number})")
-        return move
-    arms = layout.arms_for(t)
-    if len(arms) != 1:
-        raise BonesError(f"{t} matches no open arm" if not arms else
-                         f"{t} fits {len(arms)} arms; the move must name its end")
-    return Play(move.seat, t, arms[0])
+    return Play(move.seat, t, arm_for(layout, t, move.end))
 
 
 def _draw(rules: Rules, layout: Layout, move: Draw, seat: int, left: int,

@@ -162,25 +162,32 @@ def resolve(state: HandState, move: Move) -> Move:
 
 
 def _resolve_play(state: HandState, move: Play) -> Play:
-    seat, t, layout = move.seat, move.tile, state.layout
+    seat, t = move.seat, move.tile
     if t not in state.hands[seat]:
         raise IllegalMove(f"seat {seat} does not hold {t}")
-    if move.end is not None:
-        if move.end not in ARMS:
-            raise IllegalMove(f'"{move.end}" is not an arm (left, right, up, down)')
-        number = layout.end(move.end)
+    return Play(seat, t, arm_for(state.layout, t, move.end))
+
+
+def arm_for(layout: Layout, t: Tile, end: Arm | None) -> Arm:
+    """The arm a play of ``t`` on a laid layout goes to: ``end`` if it is open and matches,
+    else (no ``end`` given) the one arm ``t`` fits. ``IllegalMove`` says why there is none,
+    or that ``t`` fits several and the move must name its end (as a record must)."""
+    if end is not None:
+        if end not in ARMS:
+            raise IllegalMove(f'"{end}" is not an arm (left, right, up, down)')
+        number = layout.end(end)
         if number is None:
-            raise IllegalMove(f"the {move.end} arm is not open (open: {_arms_text(layout)})")
+            raise IllegalMove(f"the {end} arm is not open (open: {_arms_text(layout)})")
         if not t.matches(number):
-            raise IllegalMove(f"{t} does not match the {move.end} arm ({number})")
-        return move
+            raise IllegalMove(f"{t} does not match the {end} arm ({number})")
+        return end
     arms = layout.arms_for(t)
     if not arms:
         raise IllegalMove(f"{t} matches no open arm ({_arms_text(layout)})")
     if len(arms) > 1:
         fits = " and ".join(f"the {a} arm ({layout.end(a)})" for a in arms)
         raise IllegalMove(f"{t} fits {fits}; the move must name its end")
-    return Play(seat, t, arms[0])
+    return arms[0]
 
 
 def apply(state: HandState, move: Move) -> HandState:
