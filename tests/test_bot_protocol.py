@@ -295,7 +295,8 @@ BAD_REQUESTS = {
     "tile the seat holds": (_with_move(3, {"seat": 0, "play": "3-0", "end": "left"}),
                             "move 4: 3-0 is still in seat 1's hand"),
     "end that must be named": (_with_move(7, {"seat": 0, "play": "6-4"}),
-                               "move 8: 6-4 fits the left arm (4) and the right arm (6); the move must name its end"),
+                               "move 8: 6-4 fits the left arm (4) and the right arm (6); "
+                               "the move must name its end"),
     "another seat's drawn tile shown": (_with_move(2, {"seat": 0, "draw": "3-2"}),
                                         "move 3: seat 0's drawn tile is shown"),
     "own draw hidden": (_with_move(4, {"seat": 1, "draw": None}),
