@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
-from bones.record.reader import read_file
+from bones.engine.errors import BonesError
+from bones.record.reader import RecordFormatError, read_file
 from bones.record.summary import summary, text
 
 
@@ -22,7 +24,16 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def run(args: argparse.Namespace) -> int:
-    record, game = read_file(args.file)
+    # The record format's contract: "prints the one message to standard error", so the
+    # message alone (``hand 2, move 7: ...``), without the ``bones: `` other commands add.
+    try:
+        record, game = read_file(args.file)
+    except RecordFormatError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    except BonesError as exc:
+        print(exc, file=sys.stderr)
+        return 1
     if args.json:
         print(json.dumps(summary(game)))
     else:
