@@ -101,14 +101,29 @@ def test_valid_record_through_the_installed_command(tmp_path):
     assert json.loads(proc.stdout) == ref.public(ref.replay(doc))
 
 
+_RECORD = b'{"format": "bones-record/1", "rules": {}, "players": ["a", "b"], "hands": []'
+
+
 @pytest.mark.parametrize("content", [b"", b"\xff\xfe{", b"[" * 100000, b"null", b"{}",
-                                     b'{"format": "bones-record/1"'])
+                                     b'{"format": "bones-record/1"',
+                                     # not JSON values, though Python's reader takes them
+                                     _RECORD + b', "x-a": NaN}',
+                                     _RECORD.replace(b"{}", b'{"target": Infinity}') + b"}",
+                                     _RECORD + b', "x-a": -Infinity}'])
 def test_input_that_is_not_a_record_exits_2(tmp_path, capsys, content):
     path = tmp_path / "x.json"
     path.write_bytes(content)
     assert main(["replay", str(path), "--json"]) == 2
     out, err = capsys.readouterr()
     assert out == "" and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_a_player_name_the_output_cannot_encode_is_written_escaped(tmp_path, capsys):
+    """JSON allows a lone surrogate escape in a name; the text report must still print."""
+    path = tmp_path / "x.json"
+    path.write_bytes(_RECORD.replace(b'"a"', b'"\\ud800"') + b"}")
+    assert main(["replay", str(path)]) == 0
+    assert "\\ud800 0, b 0" in capsys.readouterr().out
 
 
 def test_unreadable_file_exits_2(tmp_path, capsys):

@@ -69,6 +69,7 @@ def test_unknown_preset_is_refused_naming_it_and_the_known_ones(capsys, name):
     (b"{not json", "is not JSON: Expecting property name"),
     (b"[" * 100_000 + b"]" * 100_000, "is not JSON: nested too deeply"),
     (bytes(range(256)), "cannot read rules file"),
+    (b'{"target": -Infinity}', "is not JSON: -Infinity is not a JSON value"),
 ])
 def test_a_rules_file_that_is_not_json_is_one_line_and_status_1(tmp_path, capsys, content,
                                                                reason):

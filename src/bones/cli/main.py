@@ -4,6 +4,7 @@ line on standard error and a non-zero status, never a traceback."""
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import sys
 from collections.abc import Sequence
@@ -30,8 +31,18 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 
+def _escape_what_cannot_be_written() -> None:
+    """Text the output cannot encode (a record's player name holding a lone surrogate,
+    which JSON allows; any non-ASCII name on an ASCII console) is written escaped
+    (``\\ud800``) rather than failing the command."""
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="backslashreplace")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``bones``; returns the exit status (0 ok, 1 refused input, 2 usage or unreadable)."""
+    _escape_what_cannot_be_written()
     parser = build_parser()
     args = parser.parse_args(argv)
     if getattr(args, "run", None) is None:

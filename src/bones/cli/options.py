@@ -10,6 +10,7 @@ from typing import Any
 from bones.cli.rules import OPTIONS
 from bones.engine.errors import RulesError
 from bones.engine.rules import OPTION_NAMES, PRESETS, Rules, rules_from_json
+from bones.record.reader import strict_json
 
 _BOOLEAN = ("partnerships", "draw", "call_block")
 _INTEGER = ("set", "players", "reserve", "ante")
@@ -51,12 +52,13 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
     base: object = source
     if source not in PRESETS and (source.endswith(".json") or Path(source).exists()):
         try:
-            base = json.loads(Path(source).read_text(encoding="utf-8"))
+            base = strict_json(Path(source).read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError) as exc:
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
             raise RulesError("preset", f"cannot read rules file {source}: {reason}") from None
-        except (json.JSONDecodeError, RecursionError) as exc:
-            detail = exc.msg if isinstance(exc, json.JSONDecodeError) else "nested too deeply"
+        except (ValueError, RecursionError) as exc:
+            detail = (exc.msg if isinstance(exc, json.JSONDecodeError)
+                      else str(exc) if isinstance(exc, ValueError) else "nested too deeply")
             raise RulesError("preset", f"rules file {source} is not JSON: {detail}") from None
         if isinstance(base, dict) and "rules" in base and "format" in base:
             base = base["rules"]  # a whole record: take its rules

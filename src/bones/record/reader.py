@@ -41,12 +41,24 @@ def read_file(path: str | Path) -> tuple[Record, Game]:
     return parse(load(text))
 
 
+def strict_json(text: str) -> Any:
+    """``json.loads`` that also refuses ``NaN``, ``Infinity`` and ``-Infinity``, which
+    Python's reader takes but JSON (RFC 8259) does not have. Raises ``ValueError`` (a
+    ``json.JSONDecodeError`` for malformed text) or ``RecursionError``."""
+    return json.loads(text, parse_constant=_not_json)
+
+
+def _not_json(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON value")
+
+
 def load(text: str) -> dict[str, Any]:
     """Decode JSON text and check it claims to be a record."""
     try:
-        doc = json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as exc:
-        detail = exc.msg if isinstance(exc, json.JSONDecodeError) else "nested too deeply"
+        doc = strict_json(text)
+    except (ValueError, RecursionError) as exc:
+        detail = (exc.msg if isinstance(exc, json.JSONDecodeError)
+                  else str(exc) if isinstance(exc, ValueError) else "nested too deeply")
         where = (f" (line {exc.lineno}, column {exc.colno})"
                  if isinstance(exc, json.JSONDecodeError) else "")
         raise RecordFormatError(f"not JSON: {detail}{where}") from None
