@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import random
 import sys
 import textwrap
@@ -392,3 +393,119 @@ def test_blind_changes_to_requests_are_answered_or_refused_never_crash():
                 assert any(str(p.tile) == reply["play"] and p.end == reply.get("end")
                            for p in view.legal)
     assert refused > 100 and answered > 20
+
+
+# -- outside bots that misbehave in the pipes ---------------------------------------------------
+
+#: A script prelude: ``legal(req)`` is a legal reply built with our own protocol code.
+_LEGAL = """
+    import json, os, sys, time
+    from bones.ai.protocol import view_of
+
+    def legal(req):
+        play = view_of(req).legal[0]
+        reply = {"id": req["id"], "play": str(play.tile)}
+        if play.end is not None:
+            reply["end"] = play.end
+        return reply
+
+    HELLO = json.dumps({"type": "hello", "protocol": "bones-bot/1", "name": "test 1"})
+"""
+
+
+def _bot(tmp_path: Path, body: str, think: float = 0.05) -> tuple[ExternalBot, io.StringIO]:
+    log = io.StringIO()
+    source = textwrap.dedent(_LEGAL) + textwrap.dedent(body)
+    return ExternalBot(_script(tmp_path, source), random.Random(0), think=think, log=log), log
+
+
+@pytest.mark.parametrize("garbage", [
+    b'{"id": 1, "play": "\\xff\\xfe"}',     # not UTF-8
+    b"[" * 100_000,                           # nested past the parser's depth
+    b'{"id": 1' + b"9" * 5000 + b"}",        # a number Python will not convert
+    b'{"id": 1, "pad": "' + b"x" * 200_000 + b'"}',  # longer than a reply line may be
+])
+def test_one_unreadable_reply_is_that_moves_fault_and_the_bot_plays_on(tmp_path, garbage):
+    bot, log = _bot(tmp_path, f"""
+        n = 0
+        for line in sys.stdin:
+            req = json.loads(line)
+            if req["type"] == "hello":
+                print(HELLO, flush=True)
+            elif req["type"] == "move":
+                n += 1
+                if n == 1:
+                    sys.stdout.buffer.write({garbage!r} + b"\\n")
+                    sys.stdout.flush()
+                else:
+                    print(json.dumps(legal(req)), flush=True)
+    """)
+    game, _ = _play_game_with(lambda: bot)
+    bot.close()
+    assert game.results and bot.faults == 1, log.getvalue()
+    assert bot.name == "test 1" and "reply is" in log.getvalue()
+
+
+def test_a_flood_of_stale_replies_cannot_hold_a_move_past_its_deadline(tmp_path):
+    bot, log = _bot(tmp_path, """
+        print(HELLO, flush=True)
+        while True:
+            print(json.dumps({"id": 0}), flush=True)
+    """)
+    start = time.monotonic()
+    game, _ = _play_game_with(lambda: bot)
+    bot.close()
+    assert game.results and "no reply within" in log.getvalue()
+    assert time.monotonic() - start < 60  # a liveness bound, not a speed target
+
+
+def test_a_bot_that_stops_reading_is_given_up_not_waited_on(tmp_path):
+    bot, log = _bot(tmp_path, """
+        sys.stdin.readline()
+        print(HELLO, flush=True)
+        time.sleep(600)
+    """)
+    # A request far larger than any pipe holds: the write cannot finish by the deadline.
+    assert bot._ask({"type": "move", "id": 1, "pad": "x" * (1 << 22)}, timeout=0.5) is None
+    assert "not reading its input" in log.getvalue()
+    start = time.monotonic()
+    game, _ = _play_game_with(lambda: bot)  # every move is the fallback's, at once
+    bot.close()
+    assert game.results and time.monotonic() - start < 30
+
+
+def test_a_bot_whose_output_is_closed_is_given_up_once(tmp_path):
+    bot, log = _bot(tmp_path, """
+        sys.stdin.readline()
+        print(HELLO, flush=True)
+        os.close(1)
+        time.sleep(600)
+    """)
+    game, _ = _play_game_with(lambda: bot)
+    bot.close()
+    assert game.results and log.getvalue().count("closed its output") == 1
+
+
+@pytest.mark.skipif(os.name != "posix", reason="sessions are POSIX")
+def test_closing_a_bot_ends_the_processes_it_forked(tmp_path):
+    beat = tmp_path / "beat"
+    bot, _ = _bot(tmp_path, f"""
+        if os.fork() == 0:  # a child that would outlive its parent, beating while it lives
+            for n in range(10_000):
+                with open({str(beat)!r}, "w") as out:
+                    out.write(str(n))
+                time.sleep(0.02)
+            os._exit(0)
+        for line in sys.stdin:
+            req = json.loads(line)
+            if req["type"] == "hello":
+                print(HELLO, flush=True)
+            elif req["type"] == "quit":
+                break
+    """)
+    assert bot.name == "test 1"
+    bot.close()
+    time.sleep(0.2)
+    last = beat.read_text()
+    time.sleep(0.5)
+    assert beat.read_text() == last  # no beat since the bot was closed

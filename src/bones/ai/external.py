@@ -4,14 +4,31 @@ The referee side of ``spec/bot-protocol.md``: it sends the seat's view as a move
 waits at most twice the think time plus one second. A late, malformed or illegal reply (or a
 dead process) is not retried: it is logged and a fallback bot plays for the seat, so an
 outside bot can never stall or crash the table.
+
+Nothing the program does may hold the table up or eat its memory, so every channel is
+bounded:
+
+- requests are written without blocking, within the reply's deadline: a program that stops
+  reading its input is given up for the rest of its life, not waited on for ever;
+- its output is read as bytes by a thread, in lines of at most ``MAX_LINE`` bytes (a longer
+  one is dropped as it streams in), with at most ``MAX_WAITING`` lines held unread, and
+  each line is decoded and parsed on its own (bad UTF-8, deep nesting or a huge number is
+  that reply's fault, nothing more);
+- replies to earlier requests are skipped, with the deadline checked on every line;
+- the program runs in a session of its own, and ``close`` ends the whole session, so
+  children it forked do not outlive it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import queue
 import random
+import select
 import shlex
+import signal
 import subprocess
 import sys
 import threading
@@ -23,6 +40,28 @@ from bones.ai.simple import RandomBot
 from bones.engine.moves import Play
 from bones.engine.tiles import parse_tile
 from bones.engine.view import SeatView
+from bones.record.reader import strict_json
+
+#: The longest output line read as a reply; a move reply is well under 100 bytes.
+MAX_LINE = 1 << 16
+#: Output lines held unread; past this the reading thread waits (and so, in time, does the
+#: program writing them).
+MAX_WAITING = 256
+#: Seconds to wait for the reply to ``hello``.
+HELLO_TIMEOUT = 5.0
+#: Seconds a program gets to exit after ``quit`` before its session is killed.
+QUIT_TIMEOUT = 2.0
+POSIX = os.name == "posix"
+
+
+class _Line:
+    """One output line, or why it is not one (too long, not UTF-8)."""
+
+    __slots__ = ("fault", "text")
+
+    def __init__(self, text: str | None, fault: str | None = None) -> None:
+        self.text = text
+        self.fault = fault
 
 
 class ExternalBot:
@@ -36,53 +75,102 @@ class ExternalBot:
         self.log = log if log is not None else sys.stderr
         self.faults = 0
         self._next_id = 0
-        self._lines: queue.Queue[str | None] = queue.Queue()
+        self._lines: queue.Queue[_Line | None] = queue.Queue(MAX_WAITING)
+        #: Why the program is given up (it exited, closed its output, stopped reading):
+        #: from then on every move is the fallback's, at once.
+        self._gone: str | None = None
         self.name = command
         try:
-            self._proc: subprocess.Popen[str] | None = subprocess.Popen(
+            self._proc: subprocess.Popen[bytes] | None = subprocess.Popen(
                 shlex.split(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL, text=True, bufsize=1,
+                stderr=subprocess.DEVNULL, start_new_session=POSIX,
             )
         except (OSError, ValueError) as exc:
             self._proc = None
-            self._fault(f"cannot start {command!r}: {exc}")
+            self._give_up(f"cannot start {command!r}: {exc}")
             return
+        assert self._proc.stdin is not None
+        if POSIX:
+            os.set_blocking(self._proc.stdin.fileno(), False)
         threading.Thread(target=self._pump, daemon=True).start()
-        hello = self._ask({"type": "hello", "protocol": PROTOCOL}, timeout=5.0)
+        hello = self._ask({"type": "hello", "protocol": PROTOCOL}, HELLO_TIMEOUT)
         if isinstance(hello, dict) and isinstance(hello.get("name"), str):
-            self.name = hello["name"]
+            self.name = hello["name"][:80]
+
+    # -- the channels ---------------------------------------------------------------------
 
     def _pump(self) -> None:
+        """Read the program's output into whole lines of at most ``MAX_LINE`` bytes."""
         assert self._proc is not None and self._proc.stdout is not None
-        for line in self._proc.stdout:
-            self._lines.put(line)
+        fd = self._proc.stdout.fileno()
+        line = bytearray()
+        too_long = False
+        try:
+            while chunk := os.read(fd, 1 << 16):
+                *whole, rest = chunk.split(b"\n")
+                for part in whole:
+                    if too_long:
+                        self._lines.put(_Line(None, f"a line longer than {MAX_LINE} bytes"))
+                    else:
+                        self._lines.put(_decode(bytes(line + part)))
+                    line.clear()
+                    too_long = False
+                if not too_long:
+                    line += rest
+                    if len(line) > MAX_LINE:
+                        line.clear()
+                        too_long = True
+        except OSError:
+            pass
         self._lines.put(None)
 
     def _fault(self, message: str) -> None:
         self.faults += 1
         print(f"bones: bot {self.command}: {message}", file=self.log)
 
-    def _send(self, request: dict[str, Any]) -> bool:
-        if self._proc is None or self._proc.poll() is not None:
-            self._fault("the bot process is not running")
+    def _give_up(self, message: str) -> None:
+        self._fault(message + "; its moves are played for it from now on")
+        self._gone = message
+
+    def _send(self, request: dict[str, Any], deadline: float) -> bool:
+        """Write one request line by the deadline (a program that does not read its input
+        is given up rather than waited on)."""
+        if self._proc is None or self._gone is not None:
             return False
+        if self._proc.poll() is not None:
+            self._give_up("the bot process is not running")
+            return False
+        data = memoryview((json.dumps(request) + "\n").encode())
+        assert self._proc.stdin is not None
+        fd = self._proc.stdin.fileno()
         try:
-            assert self._proc.stdin is not None
-            self._proc.stdin.write(json.dumps(request) + "\n")
-            self._proc.stdin.flush()
-        except (OSError, ValueError):
-            self._fault("the bot process closed its input")
+            while data:
+                if POSIX:
+                    left = deadline - time.monotonic()
+                    if left <= 0 or not select.select([], [fd], [], left)[1]:
+                        self._give_up("the bot process is not reading its input")
+                        return False
+                try:
+                    data = data[os.write(fd, data):]
+                except BlockingIOError:
+                    continue
+        except OSError:
+            self._give_up("the bot process closed its input")
             return False
         return True
 
     def _ask(self, request: dict[str, Any], timeout: float) -> Any:
         """Send one request and wait for its reply; ``None`` on any failure.
 
-        Replies to earlier move requests (late answers) are skipped, not taken as this one's.
+        Replies to earlier move requests (late answers) are skipped, not taken as this
+        one's; the deadline is checked on every line, so a flood of them cannot hold the
+        table. Any other line is the reply, good or bad (the protocol gives one line per
+        request, so a line that is not JSON is this request's fault, not skipped).
         """
-        if not self._send(request):
-            return None
         deadline = time.monotonic() + timeout
+        if not self._send(request, deadline):
+            return None
+        request_id = request.get("id")
         while True:
             try:
                 line = self._lines.get(timeout=max(0.0, deadline - time.monotonic()))
@@ -90,17 +178,25 @@ class ExternalBot:
                 self._fault(f"no reply within {timeout:g} s")
                 return None
             if line is None:
-                self._fault("the bot process exited")
+                self._give_up("the bot process closed its output")
+                return None
+            if line.text is None:
+                self._fault(f"reply is {line.fault}")
                 return None
             try:
-                reply = json.loads(line)
-            except json.JSONDecodeError:
-                self._fault(f"reply is not JSON: {line.strip()[:80]!r}")
+                reply = strict_json(line.text)
+            except (ValueError, RecursionError):
+                self._fault(f"reply is not JSON: {line.text.strip()[:80]!r}")
                 return None
-            stale = (isinstance(reply, dict) and isinstance(reply.get("id"), int)
-                     and isinstance(request.get("id"), int) and reply["id"] < request["id"])
+            stale = (isinstance(reply, dict) and _is_int(reply.get("id"))
+                     and _is_int(request_id) and reply["id"] < request_id)
             if not stale:
                 return reply
+            if time.monotonic() >= deadline:
+                self._fault(f"no reply within {timeout:g} s")
+                return None
+
+    # -- the bot --------------------------------------------------------------------------
 
     def choose(self, view: SeatView) -> Play:
         self._next_id += 1
@@ -128,17 +224,37 @@ class ExternalBot:
         arms = {p.end for p in matching}
         if len(arms) == 1:
             return matching[0]
-        self._fault(f"illegal reply: {reply.get('play')} with end {end!r} is not one legal play")
+        self._fault(f"illegal reply: {str(reply.get('play'))[:20]} with end "
+                    f"{str(end)[:20]!r} is not one legal play")
         return None
 
     def close(self) -> None:
-        """Send ``quit`` and let the process go."""
-        if self._proc is None:
+        """Send ``quit``, give the program ``QUIT_TIMEOUT`` seconds to exit, then end its
+        whole session (children it forked included)."""
+        proc = self._proc
+        if proc is None:
             return
-        try:
-            assert self._proc.stdin is not None
-            self._proc.stdin.write(json.dumps({"type": "quit"}) + "\n")
-            self._proc.stdin.close()
-            self._proc.wait(timeout=2)
-        except (OSError, ValueError, subprocess.TimeoutExpired):
-            self._proc.kill()
+        self._send({"type": "quit"}, time.monotonic() + 0.5)
+        assert proc.stdin is not None
+        with contextlib.suppress(OSError):
+            proc.stdin.close()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(timeout=QUIT_TIMEOUT)
+        if POSIX:
+            with contextlib.suppress(OSError):  # OSError: the session is already gone
+                os.killpg(proc.pid, signal.SIGKILL)
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()
+        self._proc = None
+
+
+def _decode(raw: bytes) -> _Line:
+    try:
+        return _Line(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        return _Line(None, "a line that is not UTF-8")
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
