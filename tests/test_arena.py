@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 
 import pytest
 
@@ -143,3 +144,21 @@ def test_workers_give_results_in_order_and_read_only_a_window_ahead():
         first = [next(results) for _ in range(10)]
     assert first == list(range(10))
     assert len(pulled) <= 10 + 3 * (AHEAD * 2 + 1)
+
+
+def test_moves_played_for_an_outside_bot_are_counted_in_the_results(capsys, tmp_path):
+    """A bot that never answers a move still leaves a finished match, and the results say
+    that every one of its moves was the referee's; our own bots are never played for."""
+    script = tmp_path / "mute.py"
+    script.write_text(
+        "import json, sys\n"
+        "for line in sys.stdin:\n"
+        "    if json.loads(line)['type'] == 'hello':\n"
+        "        print(json.dumps({'type': 'hello', 'name': 'mute'}), flush=True)\n"
+        "    else:\n"
+        "        print('{}', flush=True)\n")
+    out = _arena(capsys, "--bots", f"cmd:{sys.executable} {script},greedy", "--games", "2",
+                 "--seed", "3", "--jobs", "1", "--think", "0.05")
+    mute, greedy = out["levels"]
+    assert mute["moves_asked"] > 0 and mute["moves_played_for"] == mute["moves_asked"]
+    assert greedy["moves_asked"] == greedy["moves_played_for"] == 0

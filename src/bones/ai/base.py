@@ -88,6 +88,12 @@ def close_bot(bot: Bot) -> None:
         close()
 
 
+def played_for(bot: Bot) -> tuple[int, int]:
+    """(moves the referee made for the bot after a late, missing or illegal reply, moves
+    asked of it): for an outside bot; (0, 0) for ours, which always answer."""
+    return int(getattr(bot, "played_for", 0)), int(getattr(bot, "asked", 0))
+
+
 def make_bot(level: str, rng: random.Random, think: float = 1.0) -> Bot:
     """A bot of ``level`` (one of ``BOTS``, or ``cmd:PROGRAM`` for an outside bot process
     speaking ``bones-bot/1``); ``BonesError`` naming the known levels otherwise."""

@@ -74,6 +74,9 @@ class ExternalBot:
         self.fallback = RandomBot(rng)
         self.log = log if log is not None else sys.stderr
         self.faults = 0
+        #: Move requests made, and how many of those moves the fallback made instead.
+        self.asked = 0
+        self.played_for = 0
         self._next_id = 0
         self._lines: queue.Queue[_Line | None] = queue.Queue(MAX_WAITING)
         #: Why the program is given up (it exited, closed its output, stopped reading):
@@ -203,7 +206,11 @@ class ExternalBot:
         request_id = self._next_id
         reply = self._ask(request_of(view, request_id, self.think), timeout=2 * self.think + 1)
         move = self._legal(reply, request_id, view)
-        return move if move is not None else self.fallback.choose(view)
+        self.asked += 1
+        if move is None:
+            self.played_for += 1
+            return self.fallback.choose(view)
+        return move
 
     def _legal(self, reply: Any, request_id: int, view: SeatView) -> Play | None:
         if reply is None:

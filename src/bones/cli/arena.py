@@ -111,6 +111,11 @@ def _print(result: dict[str, object], out: Console) -> None:
                       "-" if pph is None else f"{pph:.2f}")
     out.print(table)
     out.print("95% intervals count each deal as one sample (its rotations share its luck)")
+    for row in levels:
+        if row["moves_played_for"]:
+            out.print(f"{row['level']}: {row['moves_played_for']} of its {row['moves_asked']} "
+                      "moves were played for it after a late, missing or illegal reply (a "
+                      "random legal tile; the log above says why)")
     h2h = result["head_to_head"]
     assert isinstance(h2h, dict)
     if len(levels) >= 2:

@@ -13,7 +13,7 @@ import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from bones.ai.base import close_bot, make_bot
+from bones.ai.base import close_bot, make_bot, played_for
 from bones.engine.game import HandResult, deal, new_game, start_hand
 from bones.engine.rules import Rules
 from bones.sim.parallel import Workers
@@ -37,10 +37,12 @@ def rotations(seats: Sequence[str]) -> tuple[tuple[str, ...], ...]:
 
 @dataclass(frozen=True, slots=True)
 class DealOutcome:
-    """One deal's hands: for each rotation, the bot of each seat and the hand's result."""
+    """One deal's hands: for each rotation, the bot of each seat and the hand's result, and
+    per seat (moves played for its bot, moves asked of it) (``base.played_for``)."""
 
     index: int
     plays: tuple[tuple[tuple[str, ...], HandResult], ...]
+    played_for: tuple[tuple[tuple[int, int], ...], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +59,7 @@ def play_deal(job: DealJob) -> DealOutcome:
     rules = job.rules
     hands, boneyard, leader = deal(new_game(rules), random.Random(f"{job.seed}:deal:{job.index}"))
     plays = []
+    played = []
     for seats in rotations(job.seats):
         # Keyed by seat and level, not by rotation: the same bot in the same seat of the same
         # deal makes the same choices, whatever lineup it came from.
@@ -68,7 +71,8 @@ def play_deal(job: DealJob) -> DealOutcome:
             for bot in bots:
                 close_bot(bot)
         plays.append((seats, game.results[-1]))
-    return DealOutcome(job.index, tuple(plays))
+        played.append(tuple(played_for(bot) for bot in bots))
+    return DealOutcome(job.index, tuple(plays), tuple(played))
 
 
 def play_deals(rules: Rules, levels: Sequence[str], seed: int, deals: int, jobs: int = 1,

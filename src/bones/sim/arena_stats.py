@@ -27,6 +27,9 @@ class LevelStats:
     level: str
     ties: int = 0
     points: int = 0
+    #: Moves asked of an outside bot, and how many the referee made for it instead.
+    asked: int = 0
+    played_for: int = 0
     #: Wins and hands, summed per deal.
     by_deal: Clustered = field(default_factory=Clustered)
 
@@ -43,7 +46,8 @@ class LevelStats:
                 "win_rate": _ratio(self.wins, self.hands),
                 "interval": list(self.by_deal.interval()),
                 "interval_per_hand": list(wilson(self.wins, self.hands)),
-                "points_per_hand": _ratio(self.points, self.hands)}
+                "points_per_hand": _ratio(self.points, self.hands),
+                "moves_asked": self.asked, "moves_played_for": self.played_for}
 
 
 @dataclass
@@ -72,6 +76,12 @@ class ArenaTally:
         wins = dict.fromkeys(self.levels, 0)
         hands = dict.fromkeys(self.levels, 0)
         decisive = [0, 0]
+        # (an outcome made without the counts has none: strict=False)
+        for seats, played in zip((s for s, _ in outcome.plays), outcome.played_for,
+                                 strict=False):
+            for level, (made_for, asked) in zip(seats, played, strict=True):
+                self.stats[level].played_for += made_for
+                self.stats[level].asked += asked
         for seats, result in outcome.plays:
             self.hands += 1
             self.blocked += result.end == "blocked"
