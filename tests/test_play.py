@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import os
+import random
 import re
 import subprocess
 import sys
@@ -166,11 +167,13 @@ def test_a_person_plays_a_whole_game_of_every_preset_to_the_final_scores(preset:
     assert set(scores) == {"You", "Greedy"}
     assert max(scores.values()) >= 10
     winner = max(scores, key=lambda name: scores[name])
+    assert f"Seed {seed}: the same seed and options deal this game again." in game.text
     assert f"{winner} wins the game with {scores[winner]} points (target 10)" in game.text \
         or f"{winner} win the game with {scores[winner]} points (target 10)" in game.text
     for screen in game.screens:
         assert "Your hand (You)" in screen and "Layout" in screen
-        assert f"seed {seed}" in screen and "Scores:" in screen
+        assert "Scores:" in screen
+        assert f"seed {seed}" not in screen  # the seed deals every hand: shown at the end only
         assert legal_plays(screen), screen
     if PRESETS[preset].ante:
         assert "Chips:" in game.screens[0] and "in the pool" in game.screens[0]
@@ -310,6 +313,34 @@ def test_end_of_input_leaves_cleanly_and_keeps_the_record(tmp_path: Path) -> Non
     assert "Traceback" not in transcript(child)
     record, _ = read_file(path)
     assert len(record.hands) == 1
+
+
+def test_a_record_saved_during_the_game_holds_no_seed_until_the_game_is_over() -> None:
+    """The seed deals the hands still to come, and ``--record`` is a file the players can
+    open between hands."""
+    from bones.cli.play import _Recorder
+    from bones.engine.game import deal_hand, new_game
+    from bones.tui.seats import seating
+
+    rules = PRESETS["block"]
+    game = deal_hand(new_game(rules), random.Random(1))
+    recorder = _Recorder(seating(2, None, None), 424242)
+    assert "424242" not in recorder.text(game, final=False)
+    assert '"seed": 424242' in recorder.text(game, final=True)
+
+
+def test_leaving_a_game_tells_its_seed() -> None:
+    child = spawn("--seed", "77")
+    child.expect(MOVE)
+    assert "seed 77" not in current_screen(child)
+    child.sendline("quit")
+    child.expect(r"Quit this game\? \[y/N\] ")
+    child.sendline("y")
+    child.expect(r"Save the record\? \[y/N\] ")
+    child.sendline("n")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert "Seed 77: the same seed and options deal this game again." in transcript(child)
 
 
 def test_two_people_at_one_keyboard_never_see_each_others_hand() -> None:

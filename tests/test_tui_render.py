@@ -215,11 +215,11 @@ def test_every_turn_screen_fits_80_columns_and_24_lines(name: str, base: Rules,
         for game in choices:
             assert game.current is not None
             view = observe(game, game.current.to_move)
-            screen = turn_screen(view, table, 1, 123456, 80, 24)
+            screen = turn_screen(view, table, 1, 80, 24)
             widths = _widths(screen)
             assert max(widths) <= 80, (name, screen)
             assert len(widths) <= 23, (name, [line.plain for line in screen])
-        end = hand_end_screen(ended, table, 123456, 80, you=0)
+        end = hand_end_screen(ended, table, 80, you=0)
         assert max(_widths(end)) <= 80
         assert len(end) <= 24, [line.plain for line in end]
 
@@ -232,7 +232,7 @@ def test_a_turn_screen_shows_only_the_seats_own_tiles() -> None:
         assert game.current is not None
         seat = game.current.to_move
         text = "\n".join(line.plain for line in
-                         turn_screen(observe(game, seat), table, 1, 1, 80, 24))
+                         turn_screen(observe(game, seat), table, 1, 80, 24))
         on_table = game.current.layout.placed
         for other in range(3):
             for t in game.current.hands[other]:

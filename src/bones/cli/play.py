@@ -69,7 +69,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                        "(default: You, Greedy, ...)")
     table.add_argument("--seed", metavar="N",
                        help="deal from this seed to replay a game (default: a random seed, "
-                       "shown on every screen)")
+                       "shown when the game ends or is left)")
     table.add_argument("--record", metavar="PATH",
                        help="save the game record (bones-record/1 JSON) here after every "
                        "hand and when the game ends or is left")
@@ -77,10 +77,15 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.set_defaults(run=run)
 
 
+#: Fresh seeds are drawn below this: short enough to type, too many to find one's own by
+#: dealing every seed until one deals the hand on the screen.
+SEEDS = 10**12
+
+
 def _seed(text: str | None) -> int:
-    """The ``--seed`` value, or a fresh one small enough to read off the screen and type."""
+    """The ``--seed`` value, or a fresh one."""
     if text is None:
-        return random.SystemRandom().randrange(1_000_000)
+        return random.SystemRandom().randrange(SEEDS)
     try:
         seed = int(text)
     except ValueError:
@@ -100,19 +105,23 @@ def _rules_and_seats(args: argparse.Namespace) -> tuple[Rules, Seating]:
 
 
 class _Recorder:
-    """Writes the record of the game so far to one path."""
+    """Writes the record of the game so far to one path. The seed goes in only once the
+    game is over or left (``final``): a record saved after each hand is a file the players
+    can read, and the seed deals the hands still to come."""
 
     def __init__(self, seats: Seating, seed: int) -> None:
         self.seats = seats
         self.seed = seed
 
-    def text(self, game: Game) -> str:
-        extra = (("seed", self.seed), ("x-seats", list(self.seats.kinds)))
+    def text(self, game: Game, final: bool) -> str:
+        extra: tuple[tuple[str, object], ...] = (("x-seats", list(self.seats.kinds)),)
+        if final:
+            extra = (("seed", self.seed), *extra)
         return dump(record_of(game, self.seats.names, extra))
 
-    def save(self, game: Game, path: str) -> None:
+    def save(self, game: Game, path: str, final: bool = True) -> None:
         try:
-            Path(path).write_text(self.text(game), encoding="utf-8")
+            Path(path).write_text(self.text(game, final), encoding="utf-8")
         except OSError as exc:
             raise BonesError(f"cannot write the record to {path}: {exc.strerror}") from None
 
@@ -124,10 +133,12 @@ def run(args: argparse.Namespace) -> int:
     path: str | None = args.record
     terminal = Terminal(Console(highlight=False))
     table = Table(rules, seats, seed, terminal,
-                  after_hand=(lambda game: recorder.save(game, path)) if path else None,
+                  after_hand=(lambda game: recorder.save(game, path, game.finished))
+                  if path else None,
                   think=args.think)
     if path:
-        recorder.save(table.game, path)  # a path that cannot be written fails before play
+        # a path that cannot be written fails before play
+        recorder.save(table.game, path, final=False)
     try:
         table.play_game()
     except QuitGame:
@@ -138,6 +149,7 @@ def run(args: argparse.Namespace) -> int:
     except EOFError:
         terminal.say("")
         terminal.say("Input ended; leaving the game.")
+        terminal.say(_replay_line(seed))
         if path:
             recorder.save(table.game, path)
             terminal.say(f"Record saved to {path}.")
@@ -148,9 +160,14 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _replay_line(seed: int) -> str:
+    return f"Seed {seed}: the same seed and options deal this game again."
+
+
 def _leave(table: Table, recorder: _Recorder, path: str | None, status: int) -> int:
     """Leave a game early, saving its record: to ``--record``, or where the player says."""
     terminal = table.terminal
+    terminal.say(_replay_line(table.seed))
     try:
         if path is None:
             if not terminal.confirm("Save the record?"):

@@ -64,9 +64,10 @@ def rules_label(rules: Rules) -> str:
     return f"{name} with {changed}"
 
 
-def header(rules: Rules, hand: int, seed: int, width: int) -> Text:
-    """``bones: pool with players 4  hand 2  seed 7``, the rules cut short if need be."""
-    right = f"  hand {hand}  seed {seed}"
+def header(rules: Rules, hand: int, width: int) -> Text:
+    """``bones: pool with players 4  hand 2``, the rules cut short if need be. The seed is
+    not shown while the game lasts: it deals every hand, so it would tell all the tiles."""
+    right = f"  hand {hand}"
     label = rules_label(rules)
     room = width - len(right) - len("bones: ")
     if len(label) > room:
@@ -150,14 +151,14 @@ def _layout_title(layout: Layout) -> Text:
                 "bold")
 
 
-def turn_screen(view: SeatView, seating: Seating, hand: int, seed: int, width: int,
+def turn_screen(view: SeatView, seating: Seating, hand: int, width: int,
                 height: int) -> list[Text]:
     """The screen of a person who must play: everything they may see, and their choices.
 
     It leaves one line free for the prompt below it.
     """
     rules, seat = view.rules, view.seat
-    top = [header(rules, hand, seed, width)]
+    top = [header(rules, hand, width)]
     top += scores_lines(rules, seating, view.scores, width, rules.side_of(seat))
     top += tiles_lines(view, seating, width)
     top += pool_lines(rules, seating, view.pool, view.chips, width)
@@ -212,12 +213,12 @@ def _result_line(game: Game, seating: Seating) -> str:
     return f"{_verb(side, 'wins', 'win')} the hand and {scores} {points}{how}."
 
 
-def hand_end_screen(game: Game, seating: Seating, seed: int, width: int,
+def hand_end_screen(game: Game, seating: Seating, width: int,
                     you: int | None) -> list[Text]:
     """The end of a hand: how it ended, the last turns, every hand revealed with its count,
     the points, the chips and the game score."""
     rules, state, result = game.rules, game.hands[-1], game.results[-1]
-    lines = [header(rules, len(game.hands), seed, width),
+    lines = [header(rules, len(game.hands), width),
              Text(_hand_title(game, seating, you), "bold")]
     lines += [Text("  " + describe(t, seating.names, you)) for t in turns(state.moves)[-3:]]
     lines.append(_layout_title(state.layout))

@@ -152,7 +152,7 @@ class Table:
             self.terminal.clear()
         elif len(self.game.hands) > 1:
             self.terminal.say("")  # bots only: screens follow one another, uncleared
-        self.terminal.show(hand_end_screen(self.game, self.seating, self.seed,
+        self.terminal.show(hand_end_screen(self.game, self.seating,
                                            self.terminal.width, self._you()))
         self._viewer = None
 
@@ -167,7 +167,7 @@ class Table:
 
     def _draw_turn(self, view: SeatView) -> None:
         self.terminal.clear()
-        self.terminal.show(turn_screen(view, self.seating, len(self.game.hands), self.seed,
+        self.terminal.show(turn_screen(view, self.seating, len(self.game.hands),
                                        self.terminal.width, self.terminal.height))
 
     # -- a person's move -----------------------------------------------------------------
