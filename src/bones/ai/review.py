@@ -34,7 +34,10 @@ class Mistake:
 def review(hand: HandState, seat: int, scores: Sequence[int],
            node_limit: int = REVIEW_NODES) -> tuple[list[Mistake], int]:
     """The costly plays of ``seat`` in a finished hand, worst first, and how many of its
-    decisions could not be solved in time."""
+    decisions could not be solved in time. It reads every hand and the boneyard, so it
+    refuses a hand still in play (``ValueError``)."""
+    if hand.end is None:
+        raise ValueError("a hand is reviewed only once it is over")
     rules = hand.rules
     state = new_hand(rules, hand.deal, undealt(hand), hand.leader, hand.opening)
     judge = Judge(rules, seat, scores)
