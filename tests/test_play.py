@@ -363,6 +363,32 @@ def test_two_people_at_one_keyboard_never_see_each_others_hand() -> None:
     child.expect(pexpect.EOF)
 
 
+def test_at_a_shared_keyboard_a_hand_leaves_the_screen_with_its_move() -> None:
+    """Between two people's turns the bots play; the last hand is not left on display."""
+    child = spawn("--seats", "human,greedy,human", "--names", "Ana,Bot,Ben", "--rules", "draw",
+                  "--target", "5", "--seed", "6")
+    child.expect(KEYBOARD)
+    child.sendline("")
+    checked = 0
+    for _ in range(4):
+        child.expect(MOVE)
+        assert "Your hand (" in current_screen(child)
+        child.sendline("1")
+        if child.expect([KEYBOARD, NEXT_HAND]) == 1:
+            break
+        screens = [plain(s) for s in transcript(child).split(CLEAR)]
+        shown_after_move = screens[-2]  # the last is the pass-the-keyboard screen
+        assert "has played. The others play on." in shown_after_move
+        assert "[" not in shown_after_move
+        checked += 1
+        child.sendline("")
+    assert checked >= 2
+    child.sendintr()
+    child.expect(r"Save the record\? \[y/N\] ")
+    child.sendline("n")
+    child.expect(pexpect.EOF)
+
+
 # -- flags ----------------------------------------------------------------------------------
 
 

@@ -175,6 +175,11 @@ def turn_screen(view: SeatView, seating: Seating, hand: int, width: int,
     return top + [BLANK] + board + [BLANK] + news + ([BLANK] if news else []) + mine
 
 
+def waiting_screen(name: str) -> list[Text]:
+    """What the screen shows after a person's move at a shared keyboard: nobody's tiles."""
+    return [Text(f"{name} has played. The others play on.", "bold")]
+
+
 def pass_screen(name: str) -> list[Text]:
     """What the screen shows while the keyboard changes hands: nobody's tiles."""
     return [Text(f"Pass the keyboard to {name}.", "bold"),

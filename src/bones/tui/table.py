@@ -40,6 +40,7 @@ from bones.tui.screens import (
     hand_end_screen,
     pass_screen,
     turn_screen,
+    waiting_screen,
 )
 from bones.tui.seats import Seating
 from bones.tui.terminal import Terminal
@@ -107,6 +108,7 @@ class Table:
                 seat = state.to_move
                 if self.seating.is_human(seat):
                     move = self._ask(seat)
+                    self._hide_hand(seat)
                 else:
                     move = self._bots[seat].choose(observe(self.game, seat))
             self.game = play(self.game, move)
@@ -155,6 +157,14 @@ class Table:
         self.terminal.show(hand_end_screen(self.game, self.seating,
                                            self.terminal.width, self._you()))
         self._viewer = None
+
+    def _hide_hand(self, seat: int) -> None:
+        """With several people at one keyboard, take a hand off the screen as soon as its
+        move is made: the next person may be looking while the bots play."""
+        if len(self.seating.humans) < 2:
+            return
+        self.terminal.clear()
+        self.terminal.show(waiting_screen(self.seating.names[seat]))
 
     def _hand_over_keyboard(self, seat: int) -> None:
         """With several people at one keyboard, blank the screen and wait for the right one
