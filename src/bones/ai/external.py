@@ -82,6 +82,7 @@ class ExternalBot:
         #: Why the program is given up (it exited, closed its output, stopped reading):
         #: from then on every move is the fallback's, at once.
         self._gone: str | None = None
+        self._closed = threading.Event()
         self.name = command
         try:
             self._proc: subprocess.Popen[bytes] | None = subprocess.Popen(
@@ -112,10 +113,10 @@ class ExternalBot:
             while chunk := os.read(fd, 1 << 16):
                 *whole, rest = chunk.split(b"\n")
                 for part in whole:
-                    if too_long:
-                        self._lines.put(_Line(None, f"a line longer than {MAX_LINE} bytes"))
-                    else:
-                        self._lines.put(_decode(bytes(line + part)))
+                    found = (_Line(None, f"a line longer than {MAX_LINE} bytes") if too_long
+                             else _decode(bytes(line + part)))
+                    if not self._put(found):
+                        return
                     line.clear()
                     too_long = False
                 if not too_long:
@@ -125,7 +126,18 @@ class ExternalBot:
                         too_long = True
         except OSError:
             pass
-        self._lines.put(None)
+        self._put(None)
+
+    def _put(self, line: _Line | None) -> bool:
+        """Hold a line for ``_ask``, waiting while ``MAX_WAITING`` are held; ``False`` once
+        the bot is closed (so a flooding bot's reader does not wait for ever)."""
+        while not self._closed.is_set():
+            try:
+                self._lines.put(line, timeout=0.2)
+                return True
+            except queue.Full:
+                continue
+        return False
 
     def _fault(self, message: str) -> None:
         self.faults += 1
@@ -242,6 +254,7 @@ class ExternalBot:
         if proc is None:
             return
         self._send({"type": "quit"}, time.monotonic() + 0.5)
+        self._closed.set()
         assert proc.stdin is not None
         with contextlib.suppress(OSError):
             proc.stdin.close()
