@@ -509,3 +509,14 @@ def test_closing_a_bot_ends_the_processes_it_forked(tmp_path):
     last = beat.read_text()
     time.sleep(0.5)
     assert beat.read_text() == last  # no beat since the bot was closed
+
+
+@pytest.mark.parametrize("line", ["[" * 100_000, '{"type": "move", "id": 1' + "9" * 5000 + "}",
+                                  '{"type": "move", "id": NaN}', "{not json"])
+def test_a_line_that_is_not_json_is_ignored_and_the_bot_answers_on(line):
+    out, err = io.StringIO(), io.StringIO()
+    status = serve("greedy", io.StringIO(line + "\n" + json.dumps(SPEC_REQUEST) + "\n"), out,
+                   err, seed=1)
+    replies = [json.loads(reply) for reply in out.getvalue().splitlines()]
+    assert status == 0 and len(replies) == 1 and replies[0]["play"] == "4-3"
+    assert err.getvalue().startswith("bones bot: ignoring a line that is not JSON")
