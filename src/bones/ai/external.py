@@ -38,6 +38,7 @@ from typing import IO, Any
 from bones.ai.protocol import PROTOCOL, request_of
 from bones.ai.simple import RandomBot
 from bones.engine.moves import Play
+from bones.engine.rules import is_int
 from bones.engine.tiles import parse_tile
 from bones.engine.view import SeatView
 from bones.record.reader import strict_json
@@ -203,8 +204,8 @@ class ExternalBot:
             except (ValueError, RecursionError):
                 self._fault(f"reply is not JSON: {line.text.strip()[:80]!r}")
                 return None
-            stale = (isinstance(reply, dict) and _is_int(reply.get("id"))
-                     and _is_int(request_id) and reply["id"] < request_id)
+            stale = (isinstance(reply, dict) and is_int(reply.get("id"))
+                     and is_int(request_id) and reply["id"] < request_id)
             if not stale:
                 return reply
             if time.monotonic() >= deadline:
@@ -275,6 +276,3 @@ def _decode(raw: bytes) -> _Line:
     except UnicodeDecodeError:
         return _Line(None, "a line that is not UTF-8")
 
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 from typing import Any
 
 from bones.cli.rules import OPTIONS
 from bones.engine.errors import RulesError
 from bones.engine.rules import OPTION_NAMES, PRESETS, Rules, rules_from_json
-from bones.record.reader import strict_json
+from bones.record.reader import json_fault, strict_json
 
 _BOOLEAN = ("partnerships", "draw", "call_block")
 _INTEGER = ("set", "players", "reserve", "ante")
@@ -57,9 +56,8 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
             raise RulesError("preset", f"cannot read rules file {source}: {reason}") from None
         except (ValueError, RecursionError) as exc:
-            detail = (exc.msg if isinstance(exc, json.JSONDecodeError)
-                      else str(exc) if isinstance(exc, ValueError) else "nested too deeply")
-            raise RulesError("preset", f"rules file {source} is not JSON: {detail}") from None
+            raise RulesError("preset", f"rules file {source} is not JSON: {json_fault(exc)}") \
+                from None
         if isinstance(base, dict) and "rules" in base and "format" in base:
             base = base["rules"]  # a whole record: take its rules
     rules = rules_from_json(base)

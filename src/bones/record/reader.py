@@ -52,16 +52,21 @@ def _not_json(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON value")
 
 
+def json_fault(exc: ValueError | RecursionError) -> str:
+    """What ``strict_json`` found wrong, in a few words."""
+    if isinstance(exc, json.JSONDecodeError):
+        return exc.msg
+    return str(exc) if isinstance(exc, ValueError) else "nested too deeply"
+
+
 def load(text: str) -> dict[str, Any]:
     """Decode JSON text and check it claims to be a record."""
     try:
         doc = strict_json(text)
     except (ValueError, RecursionError) as exc:
-        detail = (exc.msg if isinstance(exc, json.JSONDecodeError)
-                  else str(exc) if isinstance(exc, ValueError) else "nested too deeply")
         where = (f" (line {exc.lineno}, column {exc.colno})"
                  if isinstance(exc, json.JSONDecodeError) else "")
-        raise RecordFormatError(f"not JSON: {detail}{where}") from None
+        raise RecordFormatError(f"not JSON: {json_fault(exc)}{where}") from None
     if not isinstance(doc, dict):
         raise RecordFormatError("not a record: the JSON is not an object")
     if doc.get("format") != FORMAT:

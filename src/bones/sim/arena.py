@@ -42,7 +42,7 @@ class DealOutcome:
 
     index: int
     plays: tuple[tuple[tuple[str, ...], HandResult], ...]
-    played_for: tuple[tuple[tuple[int, int], ...], ...] = ()
+    played_for: tuple[tuple[tuple[int, int], ...], ...]
 
 
 @dataclass(frozen=True, slots=True)

@@ -76,9 +76,7 @@ class ArenaTally:
         wins = dict.fromkeys(self.levels, 0)
         hands = dict.fromkeys(self.levels, 0)
         decisive = [0, 0]
-        # (an outcome made without the counts has none: strict=False)
-        for seats, played in zip((s for s, _ in outcome.plays), outcome.played_for,
-                                 strict=False):
+        for (seats, _), played in zip(outcome.plays, outcome.played_for, strict=True):
             for level, (made_for, asked) in zip(seats, played, strict=True):
                 self.stats[level].played_for += made_for
                 self.stats[level].asked += asked
