@@ -27,6 +27,10 @@ from bones.engine.view import observe
 BONES_BOT = f"{sys.executable} -m bones.cli.main bot"
 
 
+#: A bot that stalls must cost a move, not the run: past this a test has hung and fails.
+LIVENESS = pytest.mark.timeout(60)
+
+
 def _games(preset: str, seed: int, players: int | None = None):
     """Yield (game, seat) at every moment a seat must choose a play, in random games."""
     rules = PRESETS[preset]
@@ -166,6 +170,7 @@ def test_our_bot_process_plays_a_whole_hand_through_the_protocol():
     bot.close()
 
 
+@LIVENESS
 def test_silent_bot_is_played_for_after_the_deadline(tmp_path):
     command = _script(tmp_path, """
         import sys, json, time
@@ -187,6 +192,7 @@ def test_silent_bot_is_played_for_after_the_deadline(tmp_path):
     bot.close()
 
 
+@LIVENESS
 @pytest.mark.parametrize("reply", ['"nonsense"', '{"id": 1, "play": "9-9"}', "not json",
                                    '{"id": 1, "play": "6-6", "end": "up"}'])
 def test_wrong_replies_are_recorded_and_played_for(tmp_path, reply):
@@ -202,6 +208,7 @@ def test_wrong_replies_are_recorded_and_played_for(tmp_path, reply):
     bot.close()
 
 
+@LIVENESS
 def test_bot_that_cannot_start_or_dies_is_played_for(tmp_path):
     log = io.StringIO()
     missing = ExternalBot(str(tmp_path / "no-such-bot"), random.Random(0), log=log)
@@ -419,6 +426,7 @@ def _bot(tmp_path: Path, body: str, think: float = 0.05) -> tuple[ExternalBot, i
     return ExternalBot(_script(tmp_path, source), random.Random(0), think=think, log=log), log
 
 
+@LIVENESS
 @pytest.mark.parametrize("garbage", [
     b'{"id": 1, "play": "\\xff\\xfe"}',     # not UTF-8
     b"[" * 100_000,                           # nested past the parser's depth
@@ -446,11 +454,14 @@ def test_one_unreadable_reply_is_that_moves_fault_and_the_bot_plays_on(tmp_path,
     assert bot.name == "test 1" and "reply is" in log.getvalue()
 
 
+@LIVENESS
 def test_a_flood_of_stale_replies_cannot_hold_a_move_past_its_deadline(tmp_path):
     bot, log = _bot(tmp_path, """
         print(HELLO, flush=True)
+        stale = (json.dumps({"id": 0}) + "\\n") * 20_000  # written faster than it is read
         while True:
-            print(json.dumps({"id": 0}), flush=True)
+            sys.stdout.write(stale)
+            sys.stdout.flush()
     """)
     start = time.monotonic()
     game, _ = _play_game_with(lambda: bot)
@@ -459,6 +470,7 @@ def test_a_flood_of_stale_replies_cannot_hold_a_move_past_its_deadline(tmp_path)
     assert time.monotonic() - start < 60  # a liveness bound, not a speed target
 
 
+@LIVENESS
 def test_a_bot_that_stops_reading_is_given_up_not_waited_on(tmp_path):
     bot, log = _bot(tmp_path, """
         sys.stdin.readline()
@@ -474,6 +486,7 @@ def test_a_bot_that_stops_reading_is_given_up_not_waited_on(tmp_path):
     assert game.results and time.monotonic() - start < 30
 
 
+@LIVENESS
 def test_a_bot_whose_output_is_closed_is_given_up_once(tmp_path):
     bot, log = _bot(tmp_path, """
         sys.stdin.readline()
@@ -486,6 +499,7 @@ def test_a_bot_whose_output_is_closed_is_given_up_once(tmp_path):
     assert game.results and log.getvalue().count("closed its output") == 1
 
 
+@LIVENESS
 @pytest.mark.skipif(os.name != "posix", reason="sessions are POSIX")
 def test_closing_a_bot_ends_the_processes_it_forked(tmp_path):
     beat = tmp_path / "beat"
