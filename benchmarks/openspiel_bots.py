@@ -7,7 +7,11 @@ ground of game-AI research. Its ``python_block_dominoes`` is 2-player Block with
 set, 7 tiles each and 14 left out; the first player always leads, with any tile; a player
 who cannot play is passed over (the engine gives the turn back, no pass is recorded); the
 hand ends when a player is out or neither can play, and the lower count wins the other's
-count. That is our ``--rules block --score others`` with the leader fixed. Its bots:
+count. That is our ``--rules block --score others`` with the leader fixed, but for one
+corner: a player who goes out while the other holds only the 0-0 ties there (equal counts),
+where our rules give it the hand for no points. (OpenSpiel's 4-player
+``python_team_dominoes`` is not used: there a side that goes out can still lose the hand on
+counts, which no rule set of ours does.) Its bots:
 
 - ``ismcts``: OpenSpiel's Information Set MCTS (``open_spiel.python.algorithms.ismcts``,
   after Cowling, Powley and Whitehouse) with random rollouts, ``--simulations`` per move
