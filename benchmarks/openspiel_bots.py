@@ -53,11 +53,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+import public_bots
 from public_bots import ProtocolBot
 from rich.progress import track
 
-from bones.ai.base import LEVELS
-from bones.cli.common import positive, seconds
+from bones.cli.common import positive
 from bones.engine.layout import Layout
 from bones.engine.tiles import Tile, parse_tile, tile
 from bones.sim.clusters import Clustered
@@ -232,27 +232,15 @@ class Theirs:
 
 
 @dataclass
-class Tally:
-    """Outcomes from our side's point of view."""
+class Tally(public_bots.Tally):
+    """``public_bots.Tally``, and how long OpenSpiel's bot took over each of its moves."""
 
-    hands: int = 0
-    wins: int = 0
-    losses: int = 0
-    points_for: float = 0.0
-    points_against: float = 0.0
-    faults: int = 0
-    decisions: list[float] = field(default_factory=list)
     their_decisions: list[float] = field(default_factory=list)
 
-    def add(self, other: Tally) -> None:
-        self.hands += other.hands
-        self.wins += other.wins
-        self.losses += other.losses
-        self.points_for += other.points_for
-        self.points_against += other.points_against
-        self.faults += other.faults
-        self.decisions += other.decisions
-        self.their_decisions += other.their_decisions
+    def add(self, other: public_bots.Tally) -> None:
+        super().add(other)
+        if isinstance(other, Tally):
+            self.their_decisions += other.their_decisions
 
 
 def play_deal(job: tuple[argparse.Namespace, int]) -> Tally:
@@ -295,10 +283,10 @@ def _play_hand(args: argparse.Namespace, game: Any, bot: ProtocolBot, theirs: Th
     tally.hands += 1
     if returns[our_player] > 0:
         tally.wins += 1
-        tally.points_for += returns[our_player]
+        tally.points_for += round(returns[our_player])  # whole pips, as floats
     elif returns[our_player] < 0:
         tally.losses += 1
-        tally.points_against += -returns[our_player]
+        tally.points_against += round(-returns[our_player])
 
 
 def run(args: argparse.Namespace) -> Iterator[Tally]:
@@ -316,16 +304,11 @@ def _p(times: list[float], share: float) -> float:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--opponent", choices=OPPONENTS, default="ismcts")
-    parser.add_argument("--level", default="expert", choices=LEVELS,
-                        help="our bot's level (bones bot --level)")
-    parser.add_argument("--deals", type=positive, default=200)
-    parser.add_argument("--think", type=seconds, default=0.1, help="our bot's seconds per move")
     parser.add_argument("--simulations", type=positive, default=200,
                         help="OpenSpiel IS-MCTS simulations per move")
     parser.add_argument("--uct-c", type=float, default=20.0,
                         help="OpenSpiel IS-MCTS exploration constant (returns are in pips)")
-    parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--jobs", type=positive, default=max(1, multiprocessing.cpu_count()))
+    public_bots.our_arguments(parser)
     args = parser.parse_args()
     if pyspiel is None:
         print("openspiel_bots: OpenSpiel is not installed (pip install open_spiel)",

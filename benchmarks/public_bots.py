@@ -290,19 +290,24 @@ def run(args: argparse.Namespace) -> Iterator[Tally]:
         yield from pool.imap_unordered(play_deal, jobs)
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--opponent", choices=OPPONENTS, default="probabilistic_alphabeta")
+def our_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of our side and of the run, shared with ``openspiel_bots.py``."""
     parser.add_argument("--level", default="expert", choices=LEVELS,
                         help="our bot's level (bones bot --level)")
     parser.add_argument("--deals", type=positive, default=200)
     parser.add_argument("--think", type=seconds, default=0.1, help="our bot's seconds per move")
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--jobs", type=positive, default=max(1, multiprocessing.cpu_count()))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--opponent", choices=OPPONENTS, default="probabilistic_alphabeta")
     parser.add_argument("--start", type=int, default=8,
                         help="move from which the package's search players search")
     parser.add_argument("--samples", type=positive, default=10,
                         help="deals probabilistic_alphabeta samples per move")
-    parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--jobs", type=positive, default=max(1, multiprocessing.cpu_count()))
+    our_arguments(parser)
     args = parser.parse_args()
     if args.start < 0:
         parser.error(f"argument --start: must be at least 0, not {args.start}")
