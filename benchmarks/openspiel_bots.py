@@ -55,12 +55,10 @@ from typing import Any
 
 import public_bots
 from public_bots import ProtocolBot
-from rich.progress import track
 
 from bones.cli.common import positive
 from bones.engine.layout import Layout
-from bones.engine.tiles import Tile, parse_tile, tile
-from bones.sim.clusters import Clustered
+from bones.engine.tiles import Tile, full_set, parse_tile, tile
 
 try:
     import numpy as np
@@ -172,7 +170,7 @@ def spiel_action(state: Any, reply: Any, request_id: int) -> int | None:
 def deal(seed: int, number: int) -> list[list[Tile]]:
     """The two hands of deal ``number``."""
     rng = random.Random(f"openspiel-bots:{seed}:{number}")
-    tiles = [tile(high, low) for high in range(7) for low in range(high + 1)]
+    tiles = list(full_set(6))
     rng.shuffle(tiles)
     return [tiles[:HAND], tiles[HAND:2 * HAND]]
 
@@ -197,7 +195,7 @@ def resampler(game: Any, rng: np.random.RandomState) -> Callable[[Any, int], Any
         seen = set(mine) | set(played[0]) | set(played[1])
         other = 1 - player
         lacks = read_history(history, player).voids[other]
-        allowed = [t for t in (tile(h, low) for h in range(7) for low in range(h + 1))
+        allowed = [t for t in full_set(6)
                    if t not in seen and t.high not in lacks and t.low not in lacks]
         held = len(state.hands[other])
         picks = rng.choice(len(allowed), size=held, replace=False)
@@ -314,14 +312,9 @@ def main() -> int:
         print("openspiel_bots: OpenSpiel is not installed (pip install open_spiel)",
               file=sys.stderr)
         return 2
-    total = Tally()
-    mine, theirs = Clustered(), Clustered()
     started = time.perf_counter()
     try:
-        for tally in track(run(args), total=args.deals, description="deals", transient=True):
-            total.add(tally)
-            mine.add(tally.wins, tally.hands)
-            theirs.add(tally.losses, tally.hands)
+        total, ours, theirs = public_bots.collect(run(args), args.deals, Tally())
     except (OSError, RuntimeError) as exc:
         print(f"openspiel_bots: {exc}", file=sys.stderr)
         return 1
@@ -333,16 +326,7 @@ def main() -> int:
           f"{spiel_version()} {setup}, in {GAME}")
     print(f"{args.deals} deals x 2 rotations = {total.hands} hands, seed {args.seed}, "
           f"{elapsed:.0f} s")
-    print(f"{'side':<10}{'wins':>7}{'win rate [95% CI]':>26}{'points/hand':>13}")
-    for name, wins, points, tally in (("bones", total.wins, total.points_for, mine),
-                                      ("openspiel", total.losses, total.points_against,
-                                       theirs)):
-        low, high = tally.interval()
-        rate = f"{100 * wins / total.hands:.1f}% [{100 * low:.1f}%, {100 * high:.1f}%]"
-        print(f"{name:<10}{wins:>7}{rate:>26}{points / total.hands:>13.2f}")
-    decided = total.wins + total.losses
-    print(f"ties {total.hands - decided}; bones won {total.wins} of {decided} decisive hands "
-          f"({100 * total.wins / max(1, decided):.1f}%)")
+    public_bots.print_sides(total, ours, theirs, "openspiel")
     print(f"our replies: {len(total.decisions)}, faults (late, malformed or illegal) "
           f"{total.faults}, round trip p50 {_p(total.decisions, 0.5):.0f} ms, "
           f"p95 {_p(total.decisions, 0.95):.0f} ms")

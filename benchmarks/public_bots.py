@@ -47,7 +47,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from rich.progress import track
 
@@ -63,6 +63,8 @@ except ImportError:
 
 #: Our rules for the package's game: Block, four players in partnerships, seven tiles each.
 RULES = {"preset": "block", "players": 4, "partnerships": True, "hand_size": 7}
+#: A tally of deals (``Tally`` or a script's extension of it).
+T = TypeVar("T", bound="Tally")
 OPPONENTS = ("random", "bota_gorda", "double", "probabilistic_alphabeta", "omniscient")
 
 
@@ -315,21 +317,13 @@ def main() -> int:
         print("public_bots: the dominoes package is not installed (pip install dominoes)",
               file=sys.stderr)
         return 2
-    total = Tally()
-    ours, theirs = Clustered(), Clustered()
     started = time.perf_counter()
     try:
-        for tally in track(run(args), total=args.deals, description="deals",
-                           transient=True):
-            total.add(tally)
-            ours.add(tally.wins, tally.hands)
-            theirs.add(tally.losses, tally.hands)
+        total, ours, theirs = collect(run(args), args.deals, Tally())
     except (OSError, RuntimeError) as exc:
         print(f"public_bots: {exc}", file=sys.stderr)
         return 1
     elapsed = time.perf_counter() - started
-    low, high = ours.interval()
-    decided = total.wins + total.losses
     times = sorted(total.decisions)
     p95 = times[min(len(times) - 1, math.ceil(0.95 * len(times)) - 1)] if times else 0.0
     setup = args.opponent
@@ -341,19 +335,36 @@ def main() -> int:
           f"{setup}")
     print(f"{args.deals} deals x 2 rotations = {total.hands} hands, seed {args.seed}, "
           f"{elapsed:.0f} s")
-    print(f"{'side':<10}{'wins':>7}{'win rate [95% CI]':>26}{'points/hand':>13}")
-    print(f"{'bones':<10}{total.wins:>7}{_rate(total.wins, total.hands, low, high):>26}"
-          f"{total.points_for / total.hands:>13.2f}")
-    theirs_low, theirs_high = theirs.interval()
-    print(f"{'dominoes':<10}{total.losses:>7}"
-          f"{_rate(total.losses, total.hands, theirs_low, theirs_high):>26}"
-          f"{total.points_against / total.hands:>13.2f}")
-    print(f"ties {total.hands - decided}; bones won {total.wins} of {decided} decisive hands "
-          f"({100 * total.wins / max(1, decided):.1f}%)")
+    print_sides(total, ours, theirs, "dominoes")
     print(f"our replies: {len(times)}, faults (late, malformed or illegal) {total.faults}, "
           f"round trip p50 {1000 * times[len(times) // 2] if times else 0:.0f} ms, "
           f"p95 {1000 * p95:.0f} ms")
     return 0
+
+
+def collect(tallies: Iterator[T], deals: int, total: T) -> tuple[T, Clustered, Clustered]:
+    """Add up the deals' tallies under a progress bar: the total, and each side's wins
+    counted by deal (for intervals that count each deal as one sample)."""
+    ours, theirs = Clustered(), Clustered()
+    for tally in track(tallies, total=deals, description="deals", transient=True):
+        total.add(tally)
+        ours.add(tally.wins, tally.hands)
+        theirs.add(tally.losses, tally.hands)
+    return total, ours, theirs
+
+
+def print_sides(total: Tally, ours: Clustered, theirs: Clustered, their_name: str) -> None:
+    """The table of both sides' wins, win rates with intervals and points, and the ties."""
+    print(f"{'side':<10}{'wins':>7}{'win rate [95% CI]':>26}{'points/hand':>13}")
+    for name, wins, points, clustered in (("bones", total.wins, total.points_for, ours),
+                                          (their_name, total.losses, total.points_against,
+                                           theirs)):
+        low, high = clustered.interval()
+        print(f"{name:<10}{wins:>7}{_rate(wins, total.hands, low, high):>26}"
+              f"{points / total.hands:>13.2f}")
+    decided = total.wins + total.losses
+    print(f"ties {total.hands - decided}; bones won {total.wins} of {decided} decisive hands "
+          f"({100 * total.wins / max(1, decided):.1f}%)")
 
 
 def _rate(wins: int, hands: int, low: float, high: float) -> str:
