@@ -10,6 +10,7 @@ import pytest
 from bones.cli.arena import SPRT_STEP
 from bones.cli.main import main
 from bones.engine.rules import PRESETS
+from bones.record import read_file
 from bones.sim.arena import lineup, play_deals, rotations
 from bones.sim.arena_stats import ArenaTally
 from bones.sim.parallel import AHEAD, Workers
@@ -162,3 +163,50 @@ def test_moves_played_for_an_outside_bot_are_counted_in_the_results(capsys, tmp_
     mute, greedy = out["levels"]
     assert mute["moves_asked"] > 0 and mute["moves_played_for"] == mute["moves_asked"]
     assert greedy["moves_asked"] == greedy["moves_played_for"] == 0
+
+
+def test_records_folder_holds_every_hand_each_a_record_that_replays_to_the_tallied_result(
+        capsys, tmp_path):
+    """``--records``: one file per deal and rotation, each a record the reader accepts, whose
+    replayed results add up to the printed table, and the results themselves beside them."""
+    folder = tmp_path / "match"
+    out = _arena(capsys, "--bots", "greedy,random,random", "--players", "3", "--rules", "draw",
+                 "--games", "5", "--seed", "11", "--jobs", "2", "--records", str(folder))
+    names = sorted(p.name for p in folder.iterdir())
+    assert names == ["arena.json"] + [f"deal-{d:04d}-{r}.json" for d in range(5)
+                                      for r in range(3)]
+    assert json.loads((folder / "arena.json").read_text()) == out
+    wins = dict.fromkeys(("greedy", "random"), 0)
+    for deal in range(5):
+        dealt = set()
+        for rotation in range(3):
+            doc = json.loads((folder / f"deal-{deal:04d}-{rotation}.json").read_text())
+            assert doc["x-arena"] == {"seed": 11, "deal": deal, "rotation": rotation,
+                                      "think": 0.1}
+            record, game = read_file(folder / f"deal-{deal:04d}-{rotation}.json")
+            assert record.players == rotations(("greedy", "random", "random"))[rotation]
+            hand = record.hands[0]
+            dealt.add((hand.deal, hand.boneyard, hand.leader))
+            winner = game.results[-1].winner
+            if winner is not None:
+                wins[record.players[winner]] += 1
+        assert len(dealt) == 1  # every rotation plays the same tiles
+    assert [(row["level"], row["wins"]) for row in out["levels"]] == list(wins.items())
+
+
+def test_records_folder_that_holds_a_run_or_is_a_file_is_refused_before_any_play(
+        capsys, tmp_path):
+    folder = tmp_path / "match"
+    _arena(capsys, "--games", "2", "--seed", "1", "--records", str(folder))
+    before = {p.name: p.read_bytes() for p in folder.iterdir()}
+    assert main(["arena", "--quiet", "--games", "1", "--seed", "2", "--records",
+                 str(folder)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "already holds" in err and str(folder) in err
+    assert {p.name: p.read_bytes() for p in folder.iterdir()} == before
+    plain = tmp_path / "plain"
+    plain.write_text("x")
+    assert main(["arena", "--quiet", "--games", "1", "--records", str(plain)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "not a folder" in err
+    assert plain.read_text() == "x"

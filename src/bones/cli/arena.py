@@ -13,6 +13,7 @@ from rich.table import Table
 from bones.ai.base import LEVELS
 from bones.cli.common import positive, progress_bar, seconds
 from bones.cli.options import add_rules_arguments, rules_from_args
+from bones.record.folder import RecordFolder
 from bones.sim.arena import lineup, play_deals, rotations
 from bones.sim.arena_stats import ArenaTally
 from bones.sim.sprt import Sprt
@@ -46,6 +47,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                    "the first two bots' relative strength, read deal by deal, reaches a "
                    "verdict")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--records", metavar="DIR",
+                   help="save every hand as a game record in DIR (deal-NNNN-R.json: deal "
+                   "NNNN in rotation R, each readable by bones replay) and the results as "
+                   "DIR/arena.json; DIR must be new or empty")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     add_rules_arguments(p)
     p.set_defaults(run=run)
@@ -64,11 +69,14 @@ def run(args: argparse.Namespace) -> int:
     # With the SPRT, workers take one deal at a time, so little is played past a verdict
     # (the pool is kept for the whole run: no restart, no wait for stragglers, per look).
     chunk = 1 if sprt is not None else None
+    folder = RecordFolder(args.records, args.games) if args.records is not None else None
     with progress_bar(err, disable=args.quiet or not err.is_terminal) as progress:
         task = progress.add_task("arena deals", total=args.games)
         for outcome in play_deals(rules, levels, seed, args.games, jobs, args.think,
-                                  chunk=chunk):
+                                  chunk=chunk, records=folder is not None):
             tally.add(outcome)
+            if folder is not None:
+                folder.add(outcome.index, outcome.records)
             progress.advance(task)
             if sprt is not None and (tally.deals % SPRT_STEP == 0
                                      or tally.deals == args.games):
@@ -84,6 +92,8 @@ def run(args: argparse.Namespace) -> int:
                           "beta": sprt.beta, "llr": tally.sprt_llr(sprt),
                           "llr_per_hand": sprt.llr(*tally.head_to_head),
                           "bounds": list(sprt.bounds), "verdict": verdict}
+    if folder is not None:
+        folder.finish(result)
     if args.json:
         print(json.dumps(result))
     else:

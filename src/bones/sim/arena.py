@@ -5,6 +5,10 @@ A deal is the first hand of a fresh game (scores 0), dealt from an RNG derived f
 series seed and the deal's index; every bot gets its own RNG derived from the deal, the
 rotation and its seat. So a seeded run gives the same hands in any process and any order,
 and with bots whose budget is not wall-clock time, the same results.
+
+On request each hand also comes back as a game record (``bones-record/1``), so a match can
+be replayed, reviewed, or compared deal by deal with another run of the same seed
+(``benchmarks/paired.py``).
 """
 
 from __future__ import annotations
@@ -12,10 +16,12 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from bones.ai.base import close_bot, make_bot, played_for
 from bones.engine.game import HandResult, deal, new_game, start_hand
 from bones.engine.rules import Rules
+from bones.record.writer import record_of, to_json
 from bones.sim.parallel import Workers
 from bones.sim.referee import check_levels, play_hand
 
@@ -43,6 +49,8 @@ class DealOutcome:
     index: int
     plays: tuple[tuple[tuple[str, ...], HandResult], ...]
     played_for: tuple[tuple[tuple[int, int], ...], ...]
+    #: Per rotation, the hand as a record's JSON (``bones-record/1``): empty unless asked.
+    records: tuple[dict[str, Any], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +60,7 @@ class DealJob:
     seed: int
     index: int
     think: float
+    records: bool = False
 
 
 def play_deal(job: DealJob) -> DealOutcome:
@@ -60,7 +69,8 @@ def play_deal(job: DealJob) -> DealOutcome:
     hands, boneyard, leader = deal(new_game(rules), random.Random(f"{job.seed}:deal:{job.index}"))
     plays = []
     played = []
-    for seats in rotations(job.seats):
+    records = []
+    for rotation, seats in enumerate(rotations(job.seats)):
         # Keyed by seat and level, not by rotation: the same bot in the same seat of the same
         # deal makes the same choices, whatever lineup it came from.
         bots = [make_bot(level, random.Random(f"{job.seed}:deal:{job.index}:{seat}:{level}"),
@@ -72,18 +82,24 @@ def play_deal(job: DealJob) -> DealOutcome:
                 close_bot(bot)
         plays.append((seats, game.results[-1]))
         played.append(tuple(played_for(bot) for bot in bots))
-    return DealOutcome(job.index, tuple(plays), tuple(played))
+        if job.records:
+            where = {"seed": job.seed, "deal": job.index, "rotation": rotation,
+                     "think": job.think}
+            records.append(to_json(record_of(game, seats, (("x-arena", where),))))
+    return DealOutcome(job.index, tuple(plays), tuple(played), tuple(records))
 
 
 def play_deals(rules: Rules, levels: Sequence[str], seed: int, deals: int, jobs: int = 1,
                think: float = 0.1, start: int = 0, chunk: int | None = None,
-               ) -> Iterator[DealOutcome]:
+               records: bool = False) -> Iterator[DealOutcome]:
     """Deals ``start`` .. ``start + deals - 1`` in order, over ``jobs`` worker processes,
     each worker taking ``chunk`` deals at a time (by default up to 16, fewer for a short
-    run so every worker gets some). A caller may stop reading at any point: the deals not
-    yet begun are not played."""
+    run so every worker gets some); with ``records``, each outcome carries its hands'
+    records. A caller may stop reading at any point: the deals not yet begun are not
+    played."""
     seats = lineup(check_levels(rules, lineup(levels, rules.players)), rules.players)
-    batch = (DealJob(rules, seats, seed, i, think) for i in range(start, start + deals))
+    batch = (DealJob(rules, seats, seed, i, think, records)
+             for i in range(start, start + deals))
     size = chunk if chunk is not None else min(16, deals // (jobs * 8))
     with Workers(jobs) as workers:
         yield from workers.map(play_deal, batch, max(1, size))
