@@ -1,8 +1,8 @@
 """Two arena runs of the same seed, compared deal by deal: what a change to a bot is worth.
 
-    bones arena --rules block --bots expert,ismcts --games 1000 --seed 77 --records a/
+    bones arena --rules block --bots expert,ismcts --games 1000 --seed 77 --record a/
     (change the bot)
-    bones arena --rules block --bots expert,ismcts --games 1000 --seed 77 --records b/
+    bones arena --rules block --bots expert,ismcts --games 1000 --seed 77 --record b/
     .venv/bin/python benchmarks/paired.py a/ b/ [--level expert]
 
 Both runs deal the same hands (the seed decides them), so the luck of the deals cancels in
@@ -51,7 +51,7 @@ def deals(folder: Path, level: str) -> dict[int, Deal]:
             _, deal, rotation = path.stem.split("-")
             found.setdefault(int(deal), []).append((int(rotation), path))
         except ValueError:
-            raise BonesError(f"{path}: not a name bones arena --records writes") from None
+            raise BonesError(f"{path}: not a name bones arena --record writes") from None
     if not found:
         raise BonesError(f"{folder}: no arena records (deal-*.json) in it")
     return {deal: _deal(sorted(paths), level) for deal, paths in found.items()}
@@ -130,8 +130,8 @@ def compare(a: dict[int, Deal], b: dict[int, Deal]) -> Paired:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("a", type=Path, help="the first run's --records folder")
-    parser.add_argument("b", type=Path, help="the second run's --records folder")
+    parser.add_argument("a", type=Path, help="the first run's --record folder")
+    parser.add_argument("b", type=Path, help="the second run's --record folder")
     parser.add_argument("--level", default=None,
                         help="the bot level to compare (default: the first seat's in run A)")
     args = parser.parse_args(argv)

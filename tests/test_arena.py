@@ -167,11 +167,11 @@ def test_moves_played_for_an_outside_bot_are_counted_in_the_results(capsys, tmp_
 
 def test_records_folder_holds_every_hand_each_a_record_that_replays_to_the_tallied_result(
         capsys, tmp_path):
-    """``--records``: one file per deal and rotation, each a record the reader accepts, whose
+    """``--record``: one file per deal and rotation, each a record the reader accepts, whose
     replayed results add up to the printed table, and the results themselves beside them."""
     folder = tmp_path / "match"
     out = _arena(capsys, "--bots", "greedy,random,random", "--players", "3", "--rules", "draw",
-                 "--games", "5", "--seed", "11", "--jobs", "2", "--records", str(folder))
+                 "--games", "5", "--seed", "11", "--jobs", "2", "--record", str(folder))
     names = sorted(p.name for p in folder.iterdir())
     assert names == ["arena.json"] + [f"deal-{d:04d}-{r}.json" for d in range(5)
                                       for r in range(3)]
@@ -197,16 +197,16 @@ def test_records_folder_holds_every_hand_each_a_record_that_replays_to_the_talli
 def test_records_folder_that_holds_a_run_or_is_a_file_is_refused_before_any_play(
         capsys, tmp_path):
     folder = tmp_path / "match"
-    _arena(capsys, "--games", "2", "--seed", "1", "--records", str(folder))
+    _arena(capsys, "--games", "2", "--seed", "1", "--record", str(folder))
     before = {p.name: p.read_bytes() for p in folder.iterdir()}
-    assert main(["arena", "--quiet", "--games", "1", "--seed", "2", "--records",
+    assert main(["arena", "--quiet", "--games", "1", "--seed", "2", "--record",
                  str(folder)]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "already holds" in err and str(folder) in err
     assert {p.name: p.read_bytes() for p in folder.iterdir()} == before
     plain = tmp_path / "plain"
     plain.write_text("x")
-    assert main(["arena", "--quiet", "--games", "1", "--records", str(plain)]) == 1
+    assert main(["arena", "--quiet", "--games", "1", "--record", str(plain)]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "not a folder" in err
     assert plain.read_text() == "x"

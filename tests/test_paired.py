@@ -21,7 +21,7 @@ _spec.loader.exec_module(paired)
 
 def _run(capsys, folder: Path, bots: str, seed: int, games: int = 30) -> dict:
     assert main(["arena", "--json", "--quiet", "--bots", bots, "--games", str(games),
-                 "--seed", str(seed), "--jobs", "1", "--records", str(folder)]) == 0
+                 "--seed", str(seed), "--jobs", "1", "--record", str(folder)]) == 0
     return json.loads(capsys.readouterr().out)
 
 

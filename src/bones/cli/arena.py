@@ -47,7 +47,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                    "the first two bots' relative strength, read deal by deal, reaches a "
                    "verdict")
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--records", metavar="DIR",
+    p.add_argument("--record", metavar="DIR",
                    help="save every hand as a game record in DIR (deal-NNNN-R.json: deal "
                    "NNNN in rotation R, each readable by bones replay) and the results as "
                    "DIR/arena.json; DIR must be new or empty")
@@ -69,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
     # With the SPRT, workers take one deal at a time, so little is played past a verdict
     # (the pool is kept for the whole run: no restart, no wait for stragglers, per look).
     chunk = 1 if sprt is not None else None
-    folder = RecordFolder(args.records, args.games) if args.records is not None else None
+    folder = RecordFolder(args.record, args.games) if args.record is not None else None
     with progress_bar(err, disable=args.quiet or not err.is_terminal) as progress:
         task = progress.add_task("arena deals", total=args.games)
         for outcome in play_deals(rules, levels, seed, args.games, jobs, args.think,

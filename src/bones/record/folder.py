@@ -1,4 +1,4 @@
-"""A folder of records written by a long run (``bones arena --records DIR``): one record file
+"""A folder of records written by a long run (``bones arena --record DIR``): one record file
 per hand, named by deal and rotation, and the run's summary beside them.
 
 Each file is a whole ``bones-record/1`` game of one hand, so ``bones replay`` reads any of
@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from bones.engine.errors import BonesError
+from bones.record.model import Record
+from bones.record.writer import dump
 
 #: The run's summary (what ``--json`` prints), written when the run ends.
 SUMMARY = "arena.json"
@@ -47,18 +49,18 @@ class RecordFolder:
         """The file name of one hand."""
         return f"deal-{deal:0{self.width}d}-{rotation}.json"
 
-    def add(self, deal: int, records: tuple[dict[str, Any], ...]) -> None:
+    def add(self, deal: int, records: tuple[Record, ...]) -> None:
         """Write one deal's hands, one record per rotation."""
         for rotation, record in enumerate(records):
-            self._write(self.name(deal, rotation), record)
+            self._write(self.name(deal, rotation), dump(record))
 
     def finish(self, summary: dict[str, Any]) -> None:
         """Write the run's summary."""
-        self._write(SUMMARY, summary)
+        self._write(SUMMARY, json.dumps(summary, indent=1) + "\n")
 
-    def _write(self, name: str, doc: dict[str, Any]) -> None:
+    def _write(self, name: str, text: str) -> None:
         try:
-            (self.path / name).write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+            (self.path / name).write_text(text, encoding="utf-8")
         except OSError as exc:
             raise self._fault(exc) from None
 

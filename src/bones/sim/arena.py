@@ -16,12 +16,12 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from bones.ai.base import close_bot, make_bot, played_for
 from bones.engine.game import HandResult, deal, new_game, start_hand
 from bones.engine.rules import Rules
-from bones.record.writer import record_of, to_json
+from bones.record.model import Record
+from bones.record.writer import record_of
 from bones.sim.parallel import Workers
 from bones.sim.referee import check_levels, play_hand
 
@@ -49,8 +49,8 @@ class DealOutcome:
     index: int
     plays: tuple[tuple[tuple[str, ...], HandResult], ...]
     played_for: tuple[tuple[tuple[int, int], ...], ...]
-    #: Per rotation, the hand as a record's JSON (``bones-record/1``): empty unless asked.
-    records: tuple[dict[str, Any], ...] = ()
+    #: Per rotation, the hand as a game record: empty unless asked.
+    records: tuple[Record, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,7 +85,7 @@ def play_deal(job: DealJob) -> DealOutcome:
         if job.records:
             where = {"seed": job.seed, "deal": job.index, "rotation": rotation,
                      "think": job.think}
-            records.append(to_json(record_of(game, seats, (("x-arena", where),))))
+            records.append(record_of(game, seats, (("x-arena", where),)))
     return DealOutcome(job.index, tuple(plays), tuple(played), tuple(records))
 
 
