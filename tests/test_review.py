@@ -3,15 +3,21 @@ so it must only ever see a hand that is over."""
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 
 import pytest
 
 from bones.ai.review import review
+from bones.cli.main import main
 from bones.engine.game import deal_hand, new_game
 from bones.engine.moves import Play
 from bones.engine.rules import PRESETS
-from bones.engine.state import apply_unchecked
+from bones.engine.scoring import outcome
+from bones.engine.state import apply_unchecked, new_hand
+from bones.record import read_file
+from bones.record.writer import undealt
 
 
 def _hand(seed: int, moves: int | None = None):
@@ -40,3 +46,94 @@ def test_a_finished_hand_lists_only_the_seats_own_costly_plays_worst_first():
             assert m.played == hand.moves[m.move_number - 1] and m.best != m.played
         found += len(mistakes)
     assert found > 0  # random play makes mistakes
+
+
+def _double_dummy(state, side: int) -> float:
+    """The hand's value for ``side`` with every player seeing every tile and playing
+    perfectly: plain minimax over the engine's own moves, no pruning, no table."""
+    if state.end is not None:
+        result = outcome(state)
+        if result.winner is None:
+            return 0.0
+        sign = 1.0 if result.winner == side else -1.0
+        return sign * (1.0 + 0.01 * result.points[result.winner])
+    values = [_double_dummy(apply_unchecked(state, m), side) for m in state.legal_moves()]
+    return max(values) if state.rules.side_of(state.to_move) == side else min(values)
+
+
+def test_a_play_costs_what_a_double_dummy_minimax_of_the_deal_says():
+    """The review judges by perfect play of everyone (not by the expert's habits of its
+    opponents): its mistakes are exactly the plays a brute-force minimax of the revealed
+    deal rates worse than the best, by the same margins."""
+    compared = 0
+    for seed in range(30):
+        hand = _hand(seed)
+        mistakes, skipped = review(hand, 0, (0, 0))
+        assert skipped == 0
+        expected = {}
+        state = new_hand(hand.rules, hand.deal, undealt(hand), hand.leader, hand.opening)
+        for number, move in enumerate(hand.moves, start=1):
+            choices = [m for m in state.legal_moves() if isinstance(m, Play)]
+            if move.seat == 0 and len(choices) > 1:
+                side = hand.rules.side_of(0)
+                values = {m: _double_dummy(apply_unchecked(state, m), side) for m in choices}
+                cost = max(values.values()) - values[move]
+                if cost > 0.005:
+                    expected[number] = cost
+                compared += 1
+            state = apply_unchecked(state, move)
+        assert {m.move_number: m.cost for m in mistakes} == pytest.approx(expected)
+    assert compared > 20
+
+
+RECORDS = Path(__file__).resolve().parent / "records"
+
+
+def test_replay_review_judges_every_finished_hand_with_the_score_before_it(capsys):
+    """``bones replay --review --json``: one entry per finished hand and seat, each the
+    review of that hand with the game score as it stood before it."""
+    path = RECORDS / "target_reached.json"
+    assert main(["replay", str(path), "--review", "--json", "--top", "10"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    _, game = read_file(path)
+    scores = [0] * game.rules.sides
+    expected = []
+    for number, (hand, result) in enumerate(zip(game.hands, out["hands"], strict=True), 1):
+        for seat in range(game.rules.players):
+            mistakes, skipped = review(hand, seat, tuple(scores))
+            expected.append({"hand": number, "seat": seat, "skipped": skipped,
+                             "moves": [(m.move_number, str(m.played.tile), m.played.end,
+                                        str(m.best.tile), m.best.end) for m in mistakes[:10]]})
+        scores = [s + p for s, p in zip(scores, result["points"], strict=True)]
+    assert scores[0] > 0 or scores[1] > 0  # the second hand is judged from a real score
+    got = [{"hand": r["hand"], "seat": r["seat"], "skipped": r["skipped"],
+            "moves": [(m["move"], m["play"], m["end"], m["best"], m["best_end"])
+                      for m in r["mistakes"]]} for r in out["review"]]
+    assert got == expected
+    assert any(r["mistakes"] for r in out["review"])
+
+
+def test_replay_review_prints_after_the_results_and_names_each_seat(capsys):
+    path = str(RECORDS / "target_reached.json")
+    assert main(["replay", path]) == 0
+    plain = capsys.readouterr().out
+    assert main(["replay", path, "--review", "--seat", "1", "--top", "1"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(plain)
+    review_lines = out[len(plain):].splitlines()
+    heads = [line for line in review_lines if line.startswith("hand ")]
+    assert [h.split(":")[0] for h in heads] == ["hand 1, Ben (seat 1)", "hand 2, Ben (seat 1)"]
+    assert sum(line.startswith("  move ") for line in review_lines) <= 2
+
+
+def test_replay_review_skips_a_hand_still_in_play(capsys):
+    assert main(["replay", str(RECORDS / "spec_example.json"), "--review"]) == 0
+    assert capsys.readouterr().out.rstrip().endswith("hand 1 is still in play: not reviewed")
+
+
+@pytest.mark.parametrize("args", [["--review", "--seat", "2"], ["--seat", "0"], ["--top", "2"],
+                                  ["--review", "--seat", "-1"]])
+def test_replay_review_flags_out_of_place_are_one_line_and_status_2(capsys, args):
+    assert main(["replay", str(RECORDS / "target_reached.json"), *args]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.count("\n") == 1

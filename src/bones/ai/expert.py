@@ -371,7 +371,7 @@ class CDeals(PerDeal):
         self.moves = [public.encode(p) for p in legal]
         self.exact = sum(view.held) <= C_EXACT_TILES
         self.spec = search.SearchSpec.for_rules(
-            rules, view.seat, view.scores, betas=judge.betas, model_opponents=MODEL_OPPONENTS,
+            rules, view.seat, view.scores, betas=judge.betas, model_opponents=judge.model_opponents,
             node_limit=C_NODE_LIMIT, points_weight=POINTS_WEIGHT, game_weight=GAME_WEIGHT,
             doubles=judge.doubles)
 
@@ -449,6 +449,10 @@ class Judge:
         #: not the bot's side (see ``KINDS``).
         self.betas = [BETA] * rules.players
         self.doubles = [DOUBLE] * rules.players
+        #: Whether the other sides choose by that preference in exact solves (expectimax)
+        #: or minimise the bot's value seeing every tile (minimax: a double-dummy solve,
+        #: which the after-hand review wants).
+        self.model_opponents = MODEL_OPPONENTS
         #: Work done so far: moves made in playouts and nodes searched, deals sampled at
         #: ``deal_cost`` steps each and states of deal counting at ``state_cost``.
         self.steps = 0
@@ -536,7 +540,7 @@ class Judge:
             if kind == 0 or (kind > 0 and value >= beta) or (kind < 0 and value <= alpha):
                 return value
         maximise = self.sides[pos.to_move] == self.side
-        if not maximise and MODEL_OPPONENTS:
+        if not maximise and self.model_opponents:
             return self._expected(pos, limit, table)
         a, b = alpha, beta
         best = -math.inf if maximise else math.inf

@@ -1,9 +1,14 @@
 """After a hand: which of a seat's plays cost it the most, judged by an exact solve of the
-revealed deal (every player then plays perfectly with every tile known).
+revealed deal (every player then plays perfectly with every tile known: a double-dummy
+solve, as bridge players analyse a deal).
 
 A play's cost is the value of the best play at that moment minus the value of the play made,
 in the expert's units (1 is the difference between a tie and a win, a point at stake adds
 0.01). Decisions too deep to solve within the node limit are skipped, not guessed.
+
+The judge is the expert's ``Judge`` with its model of the other players switched off: the
+expert expects opponents to play by habit, but a review that blamed a play for not
+exploiting a habit would be judging the opponent, not the play.
 """
 
 from __future__ import annotations
@@ -19,6 +24,9 @@ from bones.record.writer import undealt
 
 #: Nodes one decision's solve may use, per candidate play.
 REVIEW_NODES = 30_000
+#: Costs below this are not mistakes: every exact value is a whole number of hundredths
+#: (a result and its points), so anything smaller is rounding in the sums.
+MIN_COST = 0.005
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +49,7 @@ def review(hand: HandState, seat: int, scores: Sequence[int],
     rules = hand.rules
     state = new_hand(rules, hand.deal, undealt(hand), hand.leader, hand.opening)
     judge = Judge(rules, seat, scores)
+    judge.model_opponents = False
     mistakes: list[Mistake] = []
     skipped = 0
     for number, move in enumerate(hand.moves, start=1):
@@ -53,11 +62,18 @@ def review(hand: HandState, seat: int, scores: Sequence[int],
                 else:
                     best = max(values, key=values.__getitem__)
                     cost = values[best] - values[move]
-                    if cost > 1e-9:
+                    if cost > MIN_COST:
                         mistakes.append(Mistake(number, move, best, cost))
         state = apply_unchecked(state, move)
     mistakes.sort(key=lambda m: -m.cost)
     return mistakes, skipped
+
+
+def mistake_text(mistake: Mistake) -> str:
+    """One mistake in words, as ``bones play`` and ``bones replay --review`` list it."""
+    played, best = mistake.played, mistake.best
+    return (f"move {mistake.move_number}: {played.tile} on the {played.end or 'table'} "
+            f"(better: {best.tile} on the {best.end or 'table'}), cost {mistake.cost:.2f}")
 
 
 def _values(state: HandState, choices: list[Play], judge: Judge,

@@ -1,12 +1,19 @@
-"""``bones replay FILE [--json]``: check a record and print its results."""
+"""``bones replay FILE [--json] [--review]``: check a record, print its results, and on
+request judge the players' plays."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
+from collections.abc import Iterator
+from typing import Any
 
+from bones.ai.review import mistake_text, review
+from bones.cli.common import positive
 from bones.engine.errors import BonesError
+from bones.engine.game import Game
+from bones.record.model import Record
 from bones.record.reader import RecordFormatError, read_file
 from bones.record.summary import summary, text
 
@@ -20,6 +27,15 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     p.add_argument("file", metavar="FILE", help="the record (JSON)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--review", action="store_true",
+                   help="also list, for every finished hand, the plays that cost each seat "
+                   "the most, judged by an exact solve of the revealed deal (as `r` does "
+                   "after a hand of bones play; big hands take a while, and decisions too "
+                   "deep to solve are counted, not judged)")
+    p.add_argument("--seat", type=int, action="append", metavar="S",
+                   help="with --review: only this seat (repeat for more; default every seat)")
+    p.add_argument("--top", type=positive, default=None, metavar="N",
+                   help="with --review: the N costliest plays per seat and hand (default 3)")
     p.set_defaults(run=run)
 
 
@@ -34,8 +50,63 @@ def run(args: argparse.Namespace) -> int:
     except BonesError as exc:
         print(exc, file=sys.stderr)
         return 1
+    if not args.review and (args.seat or args.top):
+        print("bones: --seat and --top go with --review", file=sys.stderr)
+        return 2
+    top = args.top or 3
+    seats = tuple(range(game.rules.players))
+    if args.seat:
+        wrong = [s for s in args.seat if s not in seats]
+        if wrong:
+            print(f"bones: --seat {wrong[0]}: the record has seats 0 to {seats[-1]}",
+                  file=sys.stderr)
+            return 2
+        seats = tuple(dict.fromkeys(args.seat))
     if args.json:
-        print(json.dumps(summary(game)))
-    else:
-        print(text(game, record.players))
+        out = summary(game)
+        if args.review:
+            out["review"] = list(_reviews(game, seats, top))
+        print(json.dumps(out))
+        return 0
+    print(text(game, record.players))
+    if args.review:
+        _print_review(game, record, seats, top)
     return 0
+
+
+def _reviews(game: Game, seats: tuple[int, ...], top: int) -> Iterator[dict[str, Any]]:
+    """Per finished hand and seat: its ``top`` costliest plays and how many of its decisions
+    were too deep to solve. The game score before each hand goes to the judge, which knows
+    when a hand decides the game."""
+    scores = [0] * game.rules.sides
+    finished = game.hands[:len(game.results)]
+    for number, (hand, result) in enumerate(zip(finished, game.results, strict=True), start=1):
+        for seat in seats:
+            mistakes, skipped = review(hand, seat, tuple(scores))
+            yield {"hand": number, "seat": seat, "skipped": skipped,
+                   "mistakes": [{"move": m.move_number, "play": str(m.played.tile),
+                                 "end": m.played.end, "best": str(m.best.tile),
+                                 "best_end": m.best.end, "cost": round(m.cost, 6),
+                                 "text": mistake_text(m)}
+                                for m in mistakes[:top]]}
+        scores = [s + p for s, p in zip(scores, result.points, strict=True)]
+
+
+def _print_review(game: Game, record: Record, seats: tuple[int, ...], top: int) -> None:
+    print("\nreview: each seat's costliest plays by an exact solve of the revealed deal "
+          "(cost 2 is a win turned into a loss, 1 a win into a tie; each point at stake "
+          "adds 0.01)")
+    for row in _reviews(game, seats, top):
+        seat = row["seat"]
+        name = record.players[seat] if seat < len(record.players) else f"seat {seat}"
+        deep = f" ({row['skipped']} too deep to check)" if row["skipped"] else ""
+        head = f"hand {row['hand']}, {name} (seat {seat})"
+        if not row["mistakes"]:
+            print(f"{head}: no play could have done better{deep}")
+            continue
+        print(f"{head}:{deep}")
+        for mistake in row["mistakes"]:
+            print(f"  {mistake['text']}")
+    unfinished = len(game.hands) - len(game.results)
+    if unfinished:
+        print(f"hand {len(game.hands)} is still in play: not reviewed")

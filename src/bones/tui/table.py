@@ -15,7 +15,7 @@ from collections.abc import Callable
 from bones.ai import Bot, make_bot
 from bones.ai.base import close_bot
 from bones.ai.expert import ExpertBot, describe
-from bones.ai.review import review
+from bones.ai.review import mistake_text, review
 from bones.engine.errors import IllegalMove
 from bones.engine.game import Game, deal_hand, new_game, play
 from bones.engine.moves import Draw, Pass, Play
@@ -143,9 +143,7 @@ class Table:
                 continue
             self.terminal.say(f"{name}: the plays that cost the most (best play in brackets):")
             for m in mistakes[:3]:
-                self.terminal.say(f"  move {m.move_number}: {m.played.tile} on the "
-                                  f"{m.played.end or 'table'} (better: {m.best.tile} on the "
-                                  f"{m.best.end or 'table'}), cost {m.cost:.2f}")
+                self.terminal.say(f"  {mistake_text(m)}")
             if skipped:
                 self.terminal.say(f"  ({skipped} decisions were too deep to check)")
 
