@@ -206,3 +206,20 @@ def test_a_hands_series_is_the_prefix_of_its_whole_games():
     for outcome in cut:
         whole = play_game(rules, levels, 5, outcome.index)
         assert whole.results[:len(outcome.results)] == outcome.results
+
+
+def test_a_record_folder_that_holds_a_series_or_is_a_file_is_refused_before_any_play(
+        capsys, tmp_path):
+    out = tmp_path / "games"
+    simulate(capsys, "--bots", "greedy,random", "--games", "2", "--seed", "1", "--record",
+             str(out))
+    before = {f.name: f.read_bytes() for f in out.iterdir()}
+    assert main(["simulate", "--quiet", "--bots", "greedy,random", "--games", "1",
+                 "--seed", "2", "--record", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "already holds game-000" in err
+    assert {f.name: f.read_bytes() for f in out.iterdir()} == before
+    plain = tmp_path / "plain"
+    plain.write_text("x")
+    assert main(["simulate", "--quiet", "--games", "2", "--record", str(plain)]) == 1
+    assert "not a folder" in capsys.readouterr().err and plain.read_text() == "x"

@@ -125,6 +125,17 @@ class Recorder:
         self.path = path
         self.first: Record | None = None
         self.count = 0
+        # A folder that already holds a series' games is refused before anything is played:
+        # a shorter second run would leave the first one's later games behind as its own.
+        if path.suffix != ".json" and path.exists():
+            if not path.is_dir():
+                raise BonesError(f"cannot write records to {path}: it is a file, not a folder "
+                                 "(name a .json file to save a single game)")
+            taken = next(iter(path.glob("game-*.json")), None)
+            if taken is not None:
+                raise BonesError(f"cannot write records to {path}: it already holds "
+                                 f"{taken.name} from another run; choose a new or empty "
+                                 "folder")
 
     def add(self, outcome: GameOutcome) -> None:
         assert outcome.record is not None
