@@ -371,9 +371,9 @@ class CDeals(PerDeal):
         self.moves = [public.encode(p) for p in legal]
         self.exact = sum(view.held) <= C_EXACT_TILES
         self.spec = search.SearchSpec.for_rules(
-            rules, view.seat, view.scores, betas=judge.betas, model_opponents=judge.model_opponents,
-            node_limit=C_NODE_LIMIT, points_weight=POINTS_WEIGHT, game_weight=GAME_WEIGHT,
-            doubles=judge.doubles)
+            rules, view.seat, view.scores, betas=judge.betas,
+            model_opponents=judge.model_opponents, node_limit=C_NODE_LIMIT,
+            points_weight=POINTS_WEIGHT, game_weight=GAME_WEIGHT, doubles=judge.doubles)
 
     def deal(self, hands: list[tuple[Tile, ...]], boneyard: list[Tile],
              ) -> tuple[list[int], list[int], int, int, list[int], int, int, int, int, int]:

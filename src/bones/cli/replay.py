@@ -40,6 +40,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def run(args: argparse.Namespace) -> int:
+    if not args.review and (args.seat or args.top):
+        print("bones: --seat and --top go with --review", file=sys.stderr)
+        return 2
     # The record format's contract: "prints the one message to standard error", so the
     # message alone (``hand 2, move 7: ...``), without the ``bones: `` other commands add.
     try:
@@ -50,9 +53,6 @@ def run(args: argparse.Namespace) -> int:
     except BonesError as exc:
         print(exc, file=sys.stderr)
         return 1
-    if not args.review and (args.seat or args.top):
-        print("bones: --seat and --top go with --review", file=sys.stderr)
-        return 2
     top = args.top or 3
     seats = tuple(range(game.rules.players))
     if args.seat:
