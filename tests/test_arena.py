@@ -9,6 +9,7 @@ import pytest
 
 from bones.cli.arena import SPRT_STEP
 from bones.cli.main import main
+from bones.engine.moves import Play
 from bones.engine.rules import PRESETS
 from bones.record import read_file
 from bones.sim.arena import lineup, play_deals, rotations
@@ -210,3 +211,45 @@ def test_records_folder_that_holds_a_run_or_is_a_file_is_refused_before_any_play
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "not a folder" in err
     assert plain.read_text() == "x"
+
+
+def test_a_record_names_each_play_made_for_an_outside_bot_and_why(capsys, tmp_path):
+    """A bot that answers only its odd-numbered move requests, legally (its first legal
+    tile), and garbles the others: the records list exactly the plays the referee made for
+    it, by move number and reason, and none of ours."""
+    script = tmp_path / "halfway.py"
+    script.write_text(
+        "import json, sys\n"
+        "from bones.ai.protocol import view_of\n"
+        "asked = 0\n"
+        "for line in sys.stdin:\n"
+        "    request = json.loads(line)\n"
+        "    if request['type'] == 'hello':\n"
+        "        print(json.dumps({'type': 'hello', 'name': 'halfway'}), flush=True)\n"
+        "    elif request['type'] == 'move':\n"
+        "        asked += 1\n"
+        "        if asked % 2 == 0:\n"
+        "            print('not json', flush=True)\n"
+        "            continue\n"
+        "        play = view_of(request).legal[0]\n"
+        "        reply = {'id': request['id'], 'play': str(play.tile)}\n"
+        "        if play.end is not None:\n"
+        "            reply['end'] = play.end\n"
+        "        print(json.dumps(reply), flush=True)\n")
+    folder = tmp_path / "match"
+    bot = f"cmd:{sys.executable} {script}"
+    out = _arena(capsys, "--bots", f"{bot},greedy", "--games", "3", "--seed", "3", "--jobs",
+                 "1", "--think", "0.2", "--record", str(folder))
+    listed = 0
+    for path in sorted(folder.glob("deal-*.json")):
+        doc = json.loads(path.read_text())
+        record, _ = read_file(path)
+        seat = record.players.index(bot)
+        made = doc["x-arena"].get("played_for", [])
+        assert all(m["seat"] == seat and m["why"].startswith("reply is not JSON") for m in made)
+        ours = [n for n, move in enumerate(record.hands[0].moves, 1)
+                if move.seat == seat and isinstance(move, Play)]
+        assert [m["move"] for m in made] == ours[1::2]  # every second play of the bot's
+        listed += len(made)
+    row = next(r for r in out["levels"] if r["level"] == bot)
+    assert listed == row["moves_played_for"] > 0

@@ -94,6 +94,12 @@ def played_for(bot: Bot) -> tuple[int, int]:
     return int(getattr(bot, "played_for", 0)), int(getattr(bot, "asked", 0))
 
 
+def played_for_moves(bot: Bot) -> list[tuple[int, str]]:
+    """The moves the referee made for an outside bot, as (number in the hand's moves, from
+    1; why); none for ours."""
+    return list(getattr(bot, "played_for_moves", []))
+
+
 def make_bot(level: str, rng: random.Random, think: float = 1.0) -> Bot:
     """A bot of ``level`` (one of ``BOTS``, or ``cmd:PROGRAM`` for an outside bot process
     speaking ``bones-bot/1``); ``BonesError`` naming the known levels otherwise."""

@@ -78,6 +78,10 @@ class ExternalBot:
         #: Move requests made, and how many of those moves the fallback made instead.
         self.asked = 0
         self.played_for = 0
+        #: Each move the fallback made, as (its number in the hand's moves, from 1; why),
+        #: so a record of the hand can say which plays were not the bot's.
+        self.played_for_moves: list[tuple[int, str]] = []
+        self._last_fault: str | None = None
         self._next_id = 0
         self._lines: queue.Queue[_Line | None] = queue.Queue(MAX_WAITING)
         #: Why the program is given up (it exited, closed its output, stopped reading):
@@ -142,6 +146,7 @@ class ExternalBot:
 
     def _fault(self, message: str) -> None:
         self.faults += 1
+        self._last_fault = message
         print(f"bones: bot {self.command}: {message}", file=self.log)
 
     def _give_up(self, message: str) -> None:
@@ -217,11 +222,14 @@ class ExternalBot:
     def choose(self, view: SeatView) -> Play:
         self._next_id += 1
         request_id = self._next_id
+        self._last_fault = None
         reply = self._ask(request_of(view, request_id, self.think), timeout=2 * self.think + 1)
         move = self._legal(reply, request_id, view)
         self.asked += 1
         if move is None:
             self.played_for += 1
+            why = self._last_fault or self._gone or "no usable reply"
+            self.played_for_moves.append((len(view.moves) + 1, why))
             return self.fallback.choose(view)
         return move
 

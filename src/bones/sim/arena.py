@@ -17,7 +17,7 @@ import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from bones.ai.base import close_bot, make_bot, played_for
+from bones.ai.base import close_bot, make_bot, played_for, played_for_moves
 from bones.engine.game import HandResult, deal, new_game, start_hand
 from bones.engine.rules import Rules
 from bones.record.model import Record
@@ -83,8 +83,13 @@ def play_deal(job: DealJob) -> DealOutcome:
         plays.append((seats, game.results[-1]))
         played.append(tuple(played_for(bot) for bot in bots))
         if job.records:
-            where = {"seed": job.seed, "deal": job.index, "rotation": rotation,
-                     "think": job.think}
+            where: dict[str, object] = {"seed": job.seed, "deal": job.index,
+                                        "rotation": rotation, "think": job.think}
+            made = sorted((number, seat, why) for seat, bot in enumerate(bots)
+                          for number, why in played_for_moves(bot))
+            if made:  # which plays an outside bot did not make, and why
+                where["played_for"] = [{"seat": seat, "move": number, "why": why}
+                                       for number, seat, why in made]
             records.append(record_of(game, seats, (("x-arena", where),)))
     return DealOutcome(job.index, tuple(plays), tuple(played), tuple(records))
 
