@@ -58,7 +58,7 @@ from public_bots import ProtocolBot
 
 from bones.cli.common import positive
 from bones.engine.layout import Layout
-from bones.engine.tiles import Tile, full_set, parse_tile, tile
+from bones.engine.tiles import Tile, full_set, tile
 
 try:
     import numpy as np
@@ -141,11 +141,8 @@ def request(state: Any, seat: int, request_id: int, think: float) -> dict[str, A
 def spiel_action(state: Any, reply: Any, request_id: int) -> int | None:
     """OpenSpiel's action for a reply, or ``None`` unless it answers ``request_id`` with a
     play that is legal in ``state``."""
-    if not isinstance(reply, dict) or reply.get("id") != request_id:
-        return None
-    try:
-        played = parse_tile(reply.get("play"), 6)
-    except ValueError:
+    played = public_bots.reply_tile(reply, request_id)
+    if played is None:
         return None
     layout = read_history(state.actions_history).layout
     end = reply.get("end")

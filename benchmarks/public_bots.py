@@ -53,7 +53,7 @@ from rich.progress import track
 
 from bones.ai.base import LEVELS
 from bones.cli.common import positive, seconds
-from bones.engine.tiles import parse_tile
+from bones.engine.tiles import Tile, parse_tile
 from bones.sim.clusters import Clustered
 
 try:
@@ -176,14 +176,22 @@ def moves_json(game: Any) -> list[dict[str, Any]]:
     return out
 
 
-def package_move(game: Any, reply: Any, request_id: int) -> Any:
-    """The package's move for a reply, or ``None`` unless it answers ``request_id`` with a
-    move that is legal in ``game``."""
+def reply_tile(reply: Any, request_id: int) -> Tile | None:
+    """The tile a reply plays, or ``None`` unless it is an object answering ``request_id``
+    with a double-six tile (whether it is legal is the caller's engine's question)."""
     if not isinstance(reply, dict) or reply.get("id") != request_id:
         return None
     try:
-        ours = parse_tile(reply.get("play"), 6)
+        return parse_tile(reply.get("play"), 6)
     except ValueError:
+        return None
+
+
+def package_move(game: Any, reply: Any, request_id: int) -> Any:
+    """The package's move for a reply, or ``None`` unless it answers ``request_id`` with a
+    move that is legal in ``game``."""
+    ours = reply_tile(reply, request_id)
+    if ours is None:
         return None
     tile = dominoes.Domino(ours.high, ours.low)
     if tile not in game.hands[game.turn]:

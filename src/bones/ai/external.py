@@ -75,11 +75,10 @@ class ExternalBot:
         self.fallback = RandomBot(rng)
         self.log = log if log is not None else sys.stderr
         self.faults = 0
-        #: Move requests made, and how many of those moves the fallback made instead.
+        #: Move requests made.
         self.asked = 0
-        self.played_for = 0
-        #: Each move the fallback made, as (its number in the hand's moves, from 1; why),
-        #: so a record of the hand can say which plays were not the bot's.
+        #: Each move the fallback made instead, as (its number in the hand's moves, from 1;
+        #: why), so a record of the hand can say which plays were not the bot's.
         self.played_for_moves: list[tuple[int, str]] = []
         self._last_fault: str | None = None
         self._next_id = 0
@@ -227,7 +226,6 @@ class ExternalBot:
         move = self._legal(reply, request_id, view)
         self.asked += 1
         if move is None:
-            self.played_for += 1
             why = self._last_fault or self._gone or "no usable reply"
             self.played_for_moves.append((len(view.moves) + 1, why))
             return self.fallback.choose(view)
@@ -255,6 +253,11 @@ class ExternalBot:
         self._fault(f"illegal reply: {str(reply.get('play'))[:20]} with end "
                     f"{str(end)[:20]!r} is not one legal play")
         return None
+
+    @property
+    def played_for(self) -> int:
+        """How many of the moves asked the fallback made instead."""
+        return len(self.played_for_moves)
 
     def close(self) -> None:
         """Send ``quit``, give the program ``QUIT_TIMEOUT`` seconds to exit, then end its

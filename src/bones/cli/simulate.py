@@ -20,6 +20,7 @@ from bones.cli.common import positive, progress_bar, rules_name, seconds
 from bones.cli.options import add_rules_arguments, rules_from_args
 from bones.engine.errors import BonesError
 from bones.engine.rules import Rules
+from bones.record.folder import refuse_used
 from bones.record.model import Record
 from bones.record.writer import dump
 from bones.sim.fastsim import fast_series, summary_of
@@ -127,15 +128,8 @@ class Recorder:
         self.count = 0
         # A folder that already holds a series' games is refused before anything is played:
         # a shorter second run would leave the first one's later games behind as its own.
-        if path.suffix != ".json" and path.exists():
-            if not path.is_dir():
-                raise BonesError(f"cannot write records to {path}: it is a file, not a folder "
-                                 "(name a .json file to save a single game)")
-            taken = next(iter(path.glob("game-*.json")), None)
-            if taken is not None:
-                raise BonesError(f"cannot write records to {path}: it already holds "
-                                 f"{taken.name} from another run; choose a new or empty "
-                                 "folder")
+        if path.suffix != ".json":
+            refuse_used(path, ("game-*.json",), " (name a .json file to save a single game)")
 
     def add(self, outcome: GameOutcome) -> None:
         assert outcome.record is not None

@@ -24,6 +24,23 @@ SUMMARY = "arena.json"
 PATTERN = "deal-*.json"
 
 
+def refuse_used(path: Path, patterns: tuple[str, ...], hint: str = "") -> None:
+    """Refuse, before a run writes anything, a ``path`` that is a file (``hint`` says what
+    to do instead) or a folder already holding a file that one of ``patterns`` matches
+    (another run's)."""
+    try:
+        if path.exists() and not path.is_dir():
+            raise BonesError(f"cannot write the records to {path}: it is a file, not a "
+                             f"folder{hint}")
+        taken = next((found for pattern in patterns for found in path.glob(pattern)), None)
+    except OSError as exc:
+        raise BonesError(f"cannot write the records to {path}: "
+                         f"{exc.strerror or type(exc).__name__}") from None
+    if taken is not None:
+        raise BonesError(f"cannot write the records to {path}: it already holds "
+                         f"{taken.name} from another run; choose a new or empty folder")
+
+
 class RecordFolder:
     """Writes the records of one run into ``path`` (made if missing; refused if it is not a
     folder or already holds a run's files)."""
@@ -32,18 +49,11 @@ class RecordFolder:
         self.path = Path(path)
         #: Deal numbers are zero-padded to one width, so the files sort in deal order.
         self.width = max(4, len(str(max(0, deals - 1))))
-        if self.path.exists() and not self.path.is_dir():
-            raise BonesError(f"cannot write the records to {self.path}: it is a file, not a "
-                             "folder")
+        refuse_used(self.path, (PATTERN, SUMMARY))
         try:
             self.path.mkdir(parents=True, exist_ok=True)
-            taken = next(iter(self.path.glob(PATTERN)), None) or (
-                self.path / SUMMARY if (self.path / SUMMARY).exists() else None)
         except OSError as exc:
             raise self._fault(exc) from None
-        if taken is not None:
-            raise BonesError(f"cannot write the records to {self.path}: it already holds "
-                             f"{taken.name} from another run; choose a new or empty folder")
 
     def name(self, deal: int, rotation: int) -> str:
         """The file name of one hand."""
