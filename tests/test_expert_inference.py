@@ -16,7 +16,6 @@ from bones.ai.beliefs import Decision, decisions, infer
 from bones.ai.expert import KINDS, ExpertBot, Judge, heavier_than_played
 from bones.ai.sampling import Dealer, Reading, likelihood, sample_hands, seat_likelihoods
 from bones.engine.game import deal_hand, new_game, play_unchecked
-from bones.engine.layout import Layout
 from bones.engine.moves import Play
 from bones.engine.rules import PRESETS
 from bones.engine.tiles import Tile, full_set, parse_tile
@@ -29,7 +28,7 @@ def _tile(code: str) -> Tile:
 
 def test_a_heaviest_shedder_lacks_every_heavier_tile_it_could_have_played():
     unseen = frozenset(full_set(6)) - {_tile("44")}
-    made = (Decision(1, _tile("43"), (3, 4), frozenset(), 3),)
+    made = (Decision(1, _tile("43"), frozenset({3, 4}), frozenset()),)
     lacks = heavier_than_played(made, 1, unseen)
     # heavier than 7 pips and showing a 3 or a 4: 6-3, 5-3, 6-4, 5-4 (4-4 is not unseen)
     assert lacks == {_tile(c) for c in ("63", "53", "64", "54")}
@@ -38,7 +37,7 @@ def test_a_heaviest_shedder_lacks_every_heavier_tile_it_could_have_played():
 
 def test_a_heaviest_shedder_that_led_lacks_every_heavier_tile():
     unseen = frozenset(full_set(6))
-    made = (Decision(1, _tile("55"), None, frozenset(), None),)
+    made = (Decision(1, _tile("55"), None, frozenset()),)
     assert heavier_than_played(made, 1, unseen) == {_tile("65"), _tile("66")}
 
 
@@ -146,100 +145,32 @@ def test_exclusions_that_no_deal_can_honour_are_dropped_not_the_hand_sizes():
 
 @settings(max_examples=30, deadline=None)
 @given(seed=st.integers(0, 10_000), beta=st.sampled_from([0.0, 0.6, 4.0]),
-       bonus=st.sampled_from([0.0, 1.5]), suit=st.sampled_from([0.0, 0.35]))
-def test_per_seat_likelihoods_multiply_to_the_whole_likelihood(seed, beta, bonus, suit):
+       bonus=st.sampled_from([0.0, 1.5]))
+def test_per_seat_likelihoods_multiply_to_the_whole_likelihood(seed, beta, bonus):
     views = list(_views("basic", 1, seed))
     if not views:
         return
     view = views[-1]
     made = decisions(view)
     hands, _ = sample_hands(view, infer(view), random.Random(seed), True)
-    per_seat = seat_likelihoods(hands, made, ((beta, bonus, suit),))
+    per_seat = seat_likelihoods(hands, made, ((beta, bonus),))
     product = math.prod(row[0] for row in per_seat.values())
-    if beta or bonus or suit:
-        assert product == pytest.approx(likelihood(hands, made, beta, bonus, suit))
-    else:  # every legal play alike: 1 / (plays it could have made, per tile and arm)
+    if beta or bonus:
+        assert product == pytest.approx(likelihood(hands, made, beta, bonus))
+    else:  # every playable tile alike: 1 / (tiles it could have played), per play
         expected = 1.0
         for d in made:
             held = set(hands[d.seat]) | d.later | {d.tile}
-            plays = (len(held) if d.ends is None
-                     else sum(1 for t in held for n in d.ends if n in (t.high, t.low)))
-            expected /= plays
+            options = [t for t in held if d.numbers is None
+                       or t.high in d.numbers or t.low in d.numbers]
+            expected /= len(options)
         assert product == pytest.approx(expected)
 
 
-def _kept(hand: tuple[Tile, ...], play: Play, layout: Layout) -> int:
-    """Other tiles of ``hand`` showing what ``play`` leaves open, worked out on the layout."""
-    rest = [t for t in hand if t != play.tile]
-    if layout.is_empty:
-        numbers = {play.tile.high, play.tile.low}
-    else:
-        assert play.end is not None
-        covered = layout.end(play.end)
-        assert covered is not None
-        numbers = {play.tile.other(covered)}
-    return sum(1 for t in rest if t.high in numbers or t.low in numbers)
-
-
-@settings(max_examples=25, deadline=None)
-@given(seed=st.integers(0, 10_000), opponent=st.sampled_from(["basic", "random", "doubles"]),
-       kind=st.sampled_from([(0.2, 1.5, 0.35), (0.0, 0.0, 1.0), (0.6, 0.0, 0.0)]))
-def test_a_kind_chooses_among_the_engines_legal_plays_by_the_numbers_they_keep(
-        seed, opponent, kind):
-    """The likelihood of seat 1's plays, read from seat 0's view, is the product over its
-    plays of a softmax over the plays the engine allowed it then (one per tile and arm),
-    each scored by its pips, double and the tiles of the number it left open, worked out
-    from the referee's states."""
-    rules = PRESETS["block"]
-    rng = random.Random(seed)
-    other = (DoublesFirst(random.Random(seed + 1)) if opponent == "doubles"
-             else make_bot(opponent, random.Random(seed + 1)))
-    game = deal_hand(new_game(rules), rng)
-    expected = 0.0
-    beta, bonus, suit = kind
-    while (state := game.current) is not None and len(state.moves) < 9:
-        move = state.legal_moves()[0]
-        if isinstance(move, Play):
-            view = observe(game, state.to_move)
-            move = rng.choice(view.legal) if state.to_move == 0 else other.choose(view)
-            if state.to_move == 1:
-                def score(p: Play) -> float:
-                    return (beta * p.tile.pips + (bonus if p.tile.is_double else 0.0)
-                            + suit * _kept(state.hands[1], p, state.layout))
-                scores = [score(p) for p in view.legal]
-                top = max(scores)
-                expected += score(move) - top - math.log(sum(math.exp(x - top)
-                                                             for x in scores))
-        game = play_unchecked(game, move)
-    current = game.current if game.current is not None else game.hands[-1]
-    made = decisions(observe(game, 0))
-    if not made:
-        return
-    hands = list(current.hands)
-    assert math.log(likelihood(hands, made, beta, bonus, suit)) == pytest.approx(expected)
-    reading = Reading(made, infer(observe(game, 0)).unseen, (kind,))
-    assert math.log(reading.chances(hands)[1][0]) == pytest.approx(expected)
-
-
-def test_a_play_that_keeps_a_number_makes_deals_holding_it_likelier():
-    """Seat 1 covered a 3 with the 5-3, leaving 5 open, when it could have laid the 6-2 on
-    the 6: to a reader that knows players keep their numbers, a deal giving it another 5
-    explains that play better than one giving it a tile of the same pips that shows no 5."""
-    made = (Decision(1, _tile("53"), (3, 6), frozenset(), 5),)
-    kind = (0.0, 0.0, 0.35)
-    with_five = [(), (_tile("62"), _tile("50"))]  # 5-0 and 4-1: 5 pips, neither plays
-    without = [(), (_tile("62"), _tile("41"))]
-    keep = math.exp(0.35)
-    assert likelihood(with_five, made, *kind) == pytest.approx(keep / (keep + 1))
-    assert likelihood(without, made, *kind) == pytest.approx(1 / 2)
-    # a reader that ignores kept numbers sees no difference
-    assert likelihood(with_five, made, 0.2, 1.5) == likelihood(without, made, 0.2, 1.5)
-
-
 def test_the_kinds_are_a_distribution():
-    assert sum(kind[0] for kind in KINDS) == pytest.approx(1.0)
+    assert sum(prior for prior, _, _ in KINDS) == pytest.approx(1.0)
     # the last kind is the heaviest-shedder, whose deals leave out heavier playable tiles
-    assert KINDS[-1][1] == max(kind[1] for kind in KINDS)
+    assert KINDS[-1][1] == max(beta for _, beta, _ in KINDS)
 
 
 @settings(max_examples=40, deadline=None)
@@ -252,7 +183,7 @@ def test_the_precomputed_reading_equals_the_plain_likelihoods(seed, opponent):
     view = views[-1]
     made = decisions(view)
     beliefs = infer(view)
-    kinds = tuple(kind[1:] for kind in KINDS)
+    kinds = tuple((beta, bonus) for _, beta, bonus in KINDS)
     reading = Reading(made, beliefs.unseen, kinds)
     rng = random.Random(seed)
     for _ in range(5):

@@ -118,26 +118,14 @@ def infer(view: SeatView) -> Beliefs:
 
 @dataclass(frozen=True, slots=True)
 class Decision:
-    """A play another seat made, with what it could see then: the number each open arm
-    showed (``None`` for the first tile of the hand), the number its play left open on its
-    arm (``None`` for the first tile, which leaves both of its numbers open), and the tiles
-    it has played since (so its hand at the time was its hand now plus these, when it has
-    not drawn since).
-
-    The arms are kept one by one, not as a set of numbers, because a player chooses among
-    legal plays, one per tile and arm; and which number a play left open says which
-    numbers its player wanted to keep (``bones.ai.sampling``)."""
+    """A play another seat made, with what it could see then: the open numbers (``None`` for
+    the first tile of the hand) and the tiles it has played since (so its hand at the time was
+    its hand now plus these, when it has not drawn since)."""
 
     seat: int
     tile: Tile
-    ends: tuple[int, ...] | None
+    numbers: frozenset[int] | None
     later: frozenset[Tile]
-    opened: int | None
-
-    @property
-    def numbers(self) -> frozenset[int] | None:
-        """The numbers a tile had to show to be playable then (``None``: any tile)."""
-        return None if self.ends is None else frozenset(self.ends)
 
 
 def decisions(view: SeatView) -> tuple[Decision, ...]:
@@ -145,30 +133,23 @@ def decisions(view: SeatView) -> tuple[Decision, ...]:
     after the seat's last draw (a draw brings tiles nobody else saw), less a first tile the
     rules named (no choice, so no information)."""
     layout = Layout(uses_spinner=view.rules.spinner == "first-double")
-    found: list[tuple[int, Tile, tuple[int, ...] | None, int | None]] = []
+    found: list[tuple[int, Tile, frozenset[int] | None]] = []
     last_draw = [-1] * view.rules.players
     for index, move in enumerate(view.moves):
         if isinstance(move, Play):
+            numbers = None if layout.is_empty else layout.open_numbers()
             forced = layout.is_empty and view.rules.opening != "any"
             if move.seat != view.seat and not forced:
-                if layout.is_empty:
-                    found.append((index, move.tile, None, None))
-                else:
-                    # A record may leave out the arm of a tile that fits only one.
-                    arm = move.end or layout.arms_for(move.tile)[0]
-                    covered = layout.end(arm)
-                    assert covered is not None  # the referee only records legal plays
-                    found.append((index, move.tile, tuple(n for _, n in layout.ends),
-                                  move.tile.other(covered)))
+                found.append((index, move.tile, numbers))
             layout = layout.place(move.tile, move.end if not layout.is_empty else None)
         elif isinstance(move, Draw):
             last_draw[move.seat] = index
     out = []
-    for index, tile, ends, opened in found:
+    for index, tile, numbers in found:
         seat = view.moves[index].seat
         if index < last_draw[seat]:
             continue
         later = frozenset(m.tile for m in view.moves[index + 1:]
                           if isinstance(m, Play) and m.seat == seat)
-        out.append(Decision(seat, tile, ends, later, opened))
+        out.append(Decision(seat, tile, numbers, later))
     return tuple(out)

@@ -4,11 +4,10 @@ drawing), evaluates each candidate play in every sampled deal, and plays the bes
 
 What the other seats chose to play is evidence too. Each is read as one of a few kinds of
 player (``KINDS``: indifferent to pips, leaning to heavy tiles, shedding doubles first, or
-always shedding its heaviest; the middle two also keep open the numbers they hold, so the
-number a play left open hints at what its player still holds), by Bayes' rule over deals
-and kinds together; sampled deals are weighed by how well they explain the plays, and a
-seat that looks like a heaviest-shedder is, in that share of the deals, dealt none of the
-heavier tiles it could have played instead.
+always shedding its heaviest), by Bayes' rule over deals and kinds together; sampled deals
+are weighed by how well they explain the plays, and a seat that looks like a
+heaviest-shedder is, in that share of the deals, dealt none of the heavier tiles it could
+have played instead.
 
 In a sampled deal a candidate is judged by a playout with a heavy-tile-first policy, or, once
 few enough tiles remain in the hands, by an exact search of the deal: the bot's side
@@ -87,22 +86,14 @@ CANDIDATES = 6
 #: 2-player Block, it won 56.9% of hands with this and 55.6% with beta 0.6 and no bonus).
 BETA = 0.2
 DOUBLE = 1.5
-#: How strongly a player that keeps its numbers prefers a play that leaves open a number it
-#: holds more of (log-odds per other tile of that number in its hand).
-SUIT = 0.35
-#: The kinds of player each other seat may be, as (prior, beta, double bonus, suit): one
-#: that plays any tile alike, one that leans to heavy tiles, one that sheds doubles first
-#: (as searching players do: fitted to ``ismcts`` and ``expert`` plays, it explains them far
+#: The kinds of player each other seat may be, as (prior, beta, double bonus): one that
+#: plays any tile alike, one that leans to heavy tiles, one that sheds doubles first (as
+#: searching players do: fitted to ``ismcts`` and ``expert`` plays, it explains them far
 #: better than pips alone), and one that nearly always sheds its heaviest (as a beginner's
-#: "greedy" habit does). The middle two also keep open the numbers they hold (``suit``, per
-#: other tile of the number left open): fitted to 2,915 plays of ``ismcts`` with every hand
-#: known, that weight is 0.35, and the reading of its hand it adds won 0.8 points more
-#: hands against it (``benchmarks/README.md``). A sampled deal is weighed by how well it
-#: explains each seat's plays under this mixture, which is Bayes' rule over deal and kind
-#: together; the kind that explains a seat best is also how the exact search expects it to
-#: play.
-KINDS = ((0.15, 0.0, 0.0, 0.0), (0.25, 0.6, 0.0, SUIT), (0.3, 0.2, 1.5, SUIT),
-         (0.3, 4.0, 0.0, 0.0))
+#: "greedy" habit does). A sampled deal is weighed by how well it explains each seat's plays
+#: under this mixture, which is Bayes' rule over deal and kind together; the kind that
+#: explains a seat best is also how the exact search expects it to play.
+KINDS = ((0.15, 0.0, 0.0), (0.25, 0.6, 0.0), (0.3, 0.2, 1.5), (0.3, 4.0, 0.0))
 #: An opponent's play whose weight under its kind is below this share of the heaviest
 #: play's is not searched (it would hardly move the expectation).
 NEGLIGIBLE = 1e-6
@@ -204,7 +195,7 @@ class ExpertBot:
         it is that kind; that share of the sampled deals then leaves those tiles out of its
         hand, which a deal drawn blind would rarely do once the seat has made a few plays."""
         view, beliefs = dealer.view, dealer.beliefs
-        reading = Reading(made, beliefs.unseen, tuple(kind[1:] for kind in KINDS))
+        reading = Reading(made, beliefs.unseen, tuple((beta, bonus) for _, beta, bonus in KINDS))
         evidence: dict[int, list[float]] = {}
         for _ in range(PREPASS):
             hands, _ = dealer.deal(self.rng)
@@ -221,7 +212,7 @@ class ExpertBot:
             if total <= 0.0:
                 continue
             best = max(range(len(KINDS)), key=lambda k: weighed[k])
-            _, judge.betas[seat], judge.doubles[seat], _ = KINDS[best]
+            _, judge.betas[seat], judge.doubles[seat] = KINDS[best]
             greedy[seat] = weighed[-1] / total
             excluded[seat] = heavier_than_played(made, seat, beliefs.unseen)
         return Kinds(reading, excluded, greedy)

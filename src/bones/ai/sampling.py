@@ -172,69 +172,63 @@ def state_of(view: SeatView, hands: list[tuple[Tile, ...]], boneyard: list[Tile]
     )
 
 
-#: A kind of player, as (beta, bonus, suit): it makes a play with weight exp(beta * pips),
-#: times exp(bonus) for a double, times exp(suit) for every other tile it holds of the
-#: number the play leaves open (of either number, for the first tile of a hand), among the
-#: plays it could make (one per tile and arm).
-Kind = tuple[float, float, float]
+#: A kind of player, as (beta, bonus): it plays a tile with weight exp(beta * pips), times
+#: exp(bonus) for a double, among the tiles it could play.
+Kind = tuple[float, float]
 
 
 def likelihood(hands: list[tuple[Tile, ...]], made: tuple[Decision, ...], beta: float,
-               bonus: float = 0.0, suit: float = 0.0) -> float:
-    """How likely the other seats' observed plays are if they hold ``hands``, for a player
-    of the kind ``(beta, bonus, suit)``. All three 0 make every deal equally likely."""
-    if (beta == 0.0 and bonus == 0.0 and suit == 0.0) or not made:
+               bonus: float = 0.0) -> float:
+    """How likely the other seats' observed plays are if they hold ``hands``, when a player
+    sheds heavier tiles (and doubles) more readily: P(tile) proportional to
+    exp(beta * pips + bonus * double) among the tiles it could have played then. ``beta``
+    and ``bonus`` 0 make every deal equally likely."""
+    if (beta == 0.0 and bonus == 0.0) or not made:
         return 1.0
-    return math.exp(sum(_log_chance(hands, d, (beta, bonus, suit)) for d in made))
+    return math.exp(sum(_log_chance(hands, d, (beta, bonus)) for d in made))
 
 
 def seat_likelihoods(hands: list[tuple[Tile, ...]], made: tuple[Decision, ...],
                      kinds: Sequence[Kind]) -> dict[int, list[float]]:
     """For each seat with observed plays, how likely those plays are under each kind of
-    player (each of ``kinds``), if the seats hold ``hands``."""
+    player (each ``(beta, bonus)`` of ``kinds``), if the seats hold ``hands``."""
     logs: dict[int, list[float]] = {}
     for d in made:
         row = logs.setdefault(d.seat, [0.0] * len(kinds))
+        options = _options(hands, d)
         for k, kind in enumerate(kinds):
-            row[k] += _log_chance(hands, d, kind)
+            row[k] += _log_chance_among(options, d.tile, kind)
     return {seat: [math.exp(x) for x in row] for seat, row in logs.items()}
 
 
-def _options(held: set[Tile], d: Decision) -> list[tuple[Tile, int | None]]:
-    """The plays the seat of ``d`` could have made holding ``held``: per tile and arm, the
-    tile and the number it would have left open (``None`` for the first tile)."""
-    if d.ends is None:
-        return [(t, None) for t in held]
-    return [(t, t.other(n)) for t in held for n in d.ends if t.high == n or t.low == n]
-
-
-def _kept(held: set[Tile], tile: Tile, opened: int | None) -> int:
-    """How many other tiles of ``held`` show the number ``tile`` leaves open (either of its
-    numbers when it is the first tile)."""
-    numbers = (tile.high, tile.low) if opened is None else (opened,)
-    return sum(1 for t in held if t != tile and (t.high in numbers or t.low in numbers))
+def _options(hands: list[tuple[Tile, ...]], d: Decision) -> list[Tile]:
+    """The tiles the seat of ``d`` could have played then."""
+    held = set(hands[d.seat]) | d.later | {d.tile}
+    if d.numbers is None:
+        return list(held)
+    return [t for t in held if t.high in d.numbers or t.low in d.numbers]
 
 
 def _log_chance(hands: list[tuple[Tile, ...]], d: Decision, kind: Kind) -> float:
-    """log P(the play of ``d``) among the plays its seat could have made, for ``kind``."""
-    held = set(hands[d.seat]) | d.later | {d.tile}
-    suit = kind[2]
-    scores = [_score(t, kind) + suit * _kept(held, t, o) for t, o in _options(held, d)]
-    chosen = _score(d.tile, kind) + suit * _kept(held, d.tile, d.opened)
-    top = max(scores)
-    return chosen - top - math.log(sum(math.exp(x - top) for x in scores))
+    return _log_chance_among(_options(hands, d), d.tile, kind)
 
 
 def _score(tile: Tile, kind: Kind) -> float:
-    beta, bonus, _ = kind
+    beta, bonus = kind
     return beta * tile.pips + (bonus if tile.is_double else 0.0)
+
+
+def _log_chance_among(options: list[Tile], tile: Tile, kind: Kind) -> float:
+    """log P(playing ``tile``) among ``options``, by exp(score) with the kind's score."""
+    scores = [_score(t, kind) for t in options]
+    top = max(scores)
+    return _score(tile, kind) - top - math.log(sum(math.exp(x - top) for x in scores))
 
 
 class Reading:
     """``seat_likelihoods`` for one decision's many sampled deals, made cheap: what does not
-    depend on the hidden hands (the tiles played later, every tile's weight under each kind
-    before the numbers it keeps) is worked out once, and per deal only how many tiles of
-    each number each seat holds.
+    depend on the hidden hands (the tiles played later, which unseen tiles each play could
+    have been instead, and every tile's weight under each kind) is worked out once.
 
     Chances are multiplied rather than their logs added, so a seat whose plays a kind of
     player explains extremely badly (below about 1e-300) reads as 0 for that kind."""
@@ -245,76 +239,37 @@ class Reading:
         tiles = set(unseen) | {d.tile for d in made} | {t for d in made for t in d.later}
         # Scores are taken from the top score of all these tiles, so weights stay in (0, 1].
         tops = [max((_score(t, kind) for t in tiles), default=0.0) for kind in self.kinds]
-        self.weight = {t: tuple(math.exp(_score(t, kind) - top)
-                                for kind, top in zip(self.kinds, tops, strict=True))
-                       for t in tiles}
-        # exp(suit * kept) per kind, for as many kept tiles as a hand can hold
-        most = len(tiles) + 1
-        self.keep = [tuple(math.exp(kind[2] * n) for kind in self.kinds) for n in range(most)]
-        self.made = made
-        self.numbers = 1 + max((t.high for t in tiles), default=0)
-        # per play: the tiles known to have been in the hand then, counted by number
-        self.known = [(sorted(d.later | {d.tile}), self._count(d.later | {d.tile}))
-                      for d in made]
-
-    def _count(self, tiles: frozenset[Tile] | tuple[Tile, ...]) -> list[int]:
-        """How many of ``tiles`` show each number."""
-        counts = [0] * self.numbers
-        for t in tiles:
-            counts[t.high] += 1
-            if t.low != t.high:
-                counts[t.low] += 1
-        return counts
+        weight = {t: tuple(math.exp(_score(t, kind) - top)
+                           for kind, top in zip(self.kinds, tops, strict=True))
+                  for t in tiles}
+        self.plays: list[tuple[int, tuple[float, ...], tuple[float, ...],
+                               dict[Tile, tuple[float, ...]]]] = []
+        for d in made:
+            known = d.later | {d.tile}
+            if d.numbers is None:
+                fixed = list(known)
+                could = {t: weight[t] for t in unseen}
+            else:
+                numbers = d.numbers
+                fixed = [t for t in known if t.high in numbers or t.low in numbers]
+                could = {t: weight[t] for t in unseen if t.high in numbers or t.low in numbers}
+            fixed_sum = tuple(sum(weight[t][k] for t in fixed) for k in range(len(self.kinds)))
+            self.plays.append((d.seat, weight[d.tile], fixed_sum, could))
 
     def chances(self, hands: list[tuple[Tile, ...]]) -> dict[int, list[float]]:
         """For each seat with observed plays, how likely those plays are under each kind of
         player, if the seats hold ``hands``."""
         out: dict[int, list[float]] = {}
-        weight, keep, n_kinds = self.weight, self.keep, len(self.kinds)
-        held_counts: dict[int, list[int]] = {}
-        for d, (known, known_counts) in zip(self.made, self.known, strict=True):
-            hand = hands[d.seat]
-            counts = held_counts.get(d.seat)
-            if counts is None:
-                counts = held_counts[d.seat] = self._count(hand)
-            sums = [0.0] * n_kinds
-            ends = d.ends
-            for tiles in (known, hand):
-                for t in tiles:
-                    high, low = t.high, t.low
-                    w = weight[t]
-                    if ends is None:
-                        kept = counts[high] + known_counts[high] - 1
-                        if low != high:
-                            kept += counts[low] + known_counts[low] - 1
-                        factor = keep[kept]
-                        for k in range(n_kinds):
-                            sums[k] += w[k] * factor[k]
-                        continue
-                    for n in ends:
-                        if high == n:
-                            other = low
-                        elif low == n:
-                            other = high
-                        else:
-                            continue
-                        factor = keep[counts[other] + known_counts[other] - 1]
-                        for k in range(n_kinds):
-                            sums[k] += w[k] * factor[k]
-            # what the play itself kept: its tile's weight times its kept number's factor
-            if ends is None:
-                high, low = d.tile.high, d.tile.low
-                kept = counts[high] + known_counts[high] - 1
-                if low != high:
-                    kept += counts[low] + known_counts[low] - 1
-            else:
-                assert d.opened is not None
-                kept = counts[d.opened] + known_counts[d.opened] - 1
-            chosen_w, factor = weight[d.tile], keep[kept]
-            row = out.get(d.seat)
+        for seat, chosen, fixed_sum, could in self.plays:
+            extra = [could[t] for t in hands[seat] if t in could]
+            # per kind: the weights of the tiles it could have played, summed
+            sums = ([f + sum(column)
+                     for f, column in zip(fixed_sum, zip(*extra, strict=True), strict=True)]
+                    if extra else fixed_sum)
+            row = out.get(seat)
             if row is None:
-                out[d.seat] = [chosen_w[k] * factor[k] / sums[k] for k in range(n_kinds)]
+                out[seat] = [c / total for c, total in zip(chosen, sums, strict=True)]
             else:
-                out[d.seat] = [row[k] * chosen_w[k] * factor[k] / sums[k]
-                               for k in range(n_kinds)]
+                out[seat] = [r * c / total for r, c, total in zip(row, chosen, sums,
+                                                                     strict=True)]
         return out
