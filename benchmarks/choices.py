@@ -19,11 +19,11 @@ for several subsets of the features and prints each model's weights and its mean
 log-likelihood per play, beside a uniform choice's. Higher (closer to 0) explains the plays
 better; a gain of a few hundredths per play is small, a tenth is large.
 
-Measured this way (2026-11-30), ``ismcts`` is explained by pips and doubles (0.19 per pip,
-1.1 for a double: -0.998 per play against -1.101 for uniform), and a kept-number weight of
-0.35 gains 0.02 more; ``basic`` follows its longest suit (4.2 per kept tile); ``greedy`` is
-almost all pips. An expert that read its opponents by kept numbers too did not win more
-(``benchmarks/README.md``).
+Measured this way (``benchmarks/README.md``), ``ismcts`` sheds doubles first and leans a
+little to heavy tiles (0.19 per pip, 1.0 for a double: -0.995 per play against -1.094 for
+uniform), and keeping its numbers (0.36 per tile) gains 0.02 more; ``basic`` follows its
+longest suit; ``greedy`` is almost all pips. An expert that also read its opponents by the
+numbers they kept did not win more.
 """
 
 from __future__ import annotations
