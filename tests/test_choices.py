@@ -2,21 +2,15 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from benchmark_script import load
 from bones.cli.main import main
 
-SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "choices.py"
-_spec = importlib.util.spec_from_file_location("choices", SCRIPT)
-assert _spec is not None and _spec.loader is not None
-choices = importlib.util.module_from_spec(_spec)
-sys.modules["choices"] = choices
-_spec.loader.exec_module(choices)
+choices = load("choices")
 
 
 @pytest.fixture(scope="module")

@@ -8,26 +8,18 @@ replays it under our rules) and our rules then allow exactly the plays OpenSpiel
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
-from pathlib import Path
 
 import pytest
 
 pyspiel = pytest.importorskip(
     "pyspiel", reason="OpenSpiel is in the dev extra on Linux only (pip install open_spiel)")
 
+from benchmark_script import load  # noqa: E402
 from bones.ai.protocol import view_of  # noqa: E402
 from bones.engine.tiles import Tile  # noqa: E402
 
-SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "openspiel_bots.py"
-sys.path.insert(0, str(SCRIPT.parent))  # it imports ProtocolBot from public_bots
-_spec = importlib.util.spec_from_file_location("openspiel_bots", SCRIPT)
-assert _spec is not None and _spec.loader is not None
-openspiel_bots = importlib.util.module_from_spec(_spec)
-sys.modules["openspiel_bots"] = openspiel_bots  # (its dataclasses look themselves up there)
-_spec.loader.exec_module(openspiel_bots)
+openspiel_bots = load("openspiel_bots")
 block_dominoes = openspiel_bots.block_dominoes
 
 

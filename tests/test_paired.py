@@ -2,21 +2,15 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 
 import pytest
 
+from benchmark_script import load
 from bones.cli.main import main
 
-SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "paired.py"
-_spec = importlib.util.spec_from_file_location("paired", SCRIPT)
-assert _spec is not None and _spec.loader is not None
-paired = importlib.util.module_from_spec(_spec)
-sys.modules["paired"] = paired
-_spec.loader.exec_module(paired)
+paired = load("paired")
 
 
 def _run(capsys, folder: Path, bots: str, seed: int, games: int = 30) -> dict:

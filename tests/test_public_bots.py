@@ -3,21 +3,16 @@ engine through bones-bot/1, every reply legal there, and bad replies are refused
 
 from __future__ import annotations
 
-import importlib.util
 import random
 import subprocess
 import sys
-from pathlib import Path
 
 import dominoes
 import pytest
 
-SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "public_bots.py"
-_spec = importlib.util.spec_from_file_location("public_bots", SCRIPT)
-assert _spec is not None and _spec.loader is not None
-public_bots = importlib.util.module_from_spec(_spec)
-sys.modules["public_bots"] = public_bots  # (its dataclass looks itself up there)
-_spec.loader.exec_module(public_bots)
+from benchmark_script import load
+
+public_bots = load("public_bots")
 
 
 def _game_after(moves: int, seed: int = 3):
@@ -81,7 +76,7 @@ def test_a_tile_not_held_or_on_an_arm_it_does_not_fit_is_refused():
 
 def test_our_bot_process_plays_whole_hands_in_the_packages_engine():
     out = subprocess.run(
-        [sys.executable, str(SCRIPT), "--opponent", "bota_gorda", "--level", "greedy",
+        [sys.executable, public_bots.__file__, "--opponent", "bota_gorda", "--level", "greedy",
          "--deals", "2", "--jobs", "1", "--think", "0.5"],
         capture_output=True, text=True, timeout=120, check=True).stdout
     assert "2 deals x 2 rotations = 4 hands" in out
