@@ -51,10 +51,11 @@ MODELS = (("pips, double", (0, 1)), ("kept", (2,)), ("pips, double, kept", (0, 1
 @dataclass(frozen=True, slots=True)
 class Plays:
     """Every choice of one level: the features of each legal play, stacked (one row per
-    play), which choice each row belongs to, and the row each choice took."""
+    play), the first row of each choice and how many rows it has, and the row it took."""
 
     features: np.ndarray
     starts: np.ndarray
+    sizes: np.ndarray
     chosen: np.ndarray
     records: int
 
@@ -80,13 +81,14 @@ def choices(state: HandState, moves: tuple[Move, ...], level: str,
     """Each choice of ``level`` in one hand: the legal plays' features and the one made."""
     for move in moves:
         seat = state.to_move
-        legal = [m for m in state.legal_moves() if isinstance(m, Play)]
-        if players[seat] == level and len(legal) > 1 and isinstance(move, Play):
-            rows = [[float(p.tile.pips), float(p.tile.is_double),
-                     float(kept(state.hands[seat], p, state.layout))] for p in legal]
-            made = next(i for i, p in enumerate(legal)
-                        if p.tile == move.tile and p.end == move.end)
-            yield rows, made
+        if players[seat] == level and isinstance(move, Play):
+            legal = [m for m in state.legal_moves() if isinstance(m, Play)]
+            if len(legal) > 1:
+                rows = [[float(p.tile.pips), float(p.tile.is_double),
+                         float(kept(state.hands[seat], p, state.layout))] for p in legal]
+                made = next(i for i, p in enumerate(legal)
+                            if p.tile == move.tile and p.end == move.end)
+                yield rows, made
         state = apply_unchecked(state, move)
 
 
@@ -119,7 +121,9 @@ def read_plays(folder: Path, level: str) -> Plays:
         raise BonesError(f"{folder}: no game record with a seat played by {level!r}")
     if not chosen:
         raise BonesError(f"{folder}: {level!r} never had a choice of plays")
-    return Plays(np.array(rows), np.array(starts), np.array(chosen), records)
+    first = np.array(starts)
+    return Plays(np.array(rows), first, np.diff(np.append(first, len(rows))),
+                 np.array(chosen), records)
 
 
 def log_likelihood(weights: np.ndarray, plays: Plays, columns: tuple[int, ...],
@@ -128,7 +132,7 @@ def log_likelihood(weights: np.ndarray, plays: Plays, columns: tuple[int, ...],
     x = plays.features[:, list(columns)]
     scores = x @ weights
     top = np.maximum.reduceat(scores, plays.starts)
-    sizes = np.diff(np.append(plays.starts, len(scores)))
+    sizes = plays.sizes
     shifted = np.exp(scores - np.repeat(top, sizes))
     total = np.add.reduceat(shifted, plays.starts)
     value = float(np.sum(scores[plays.chosen] - top - np.log(total)))
@@ -150,8 +154,7 @@ def fit(plays: Plays, columns: tuple[int, ...]) -> tuple[np.ndarray, float]:
 
 def uniform(plays: Plays) -> float:
     """The mean log-likelihood per play of choosing uniformly among the legal plays."""
-    sizes = np.diff(np.append(plays.starts, len(plays.features)))
-    return -float(np.mean(np.log(sizes)))
+    return -float(np.mean(np.log(plays.sizes)))
 
 
 def report(plays: Plays, level: str) -> Iterator[str]:

@@ -24,6 +24,12 @@ SUMMARY = "arena.json"
 PATTERN = "deal-*.json"
 
 
+def _fault(path: Path, exc: OSError) -> BonesError:
+    """The one-line error for a folder the records cannot be written to."""
+    return BonesError(f"cannot write the records to {path}: "
+                      f"{exc.strerror or type(exc).__name__}")
+
+
 def refuse_used(path: Path, patterns: tuple[str, ...], hint: str = "") -> None:
     """Refuse, before a run writes anything, a ``path`` that is a file (``hint`` says what
     to do instead) or a folder already holding a file that one of ``patterns`` matches
@@ -34,8 +40,7 @@ def refuse_used(path: Path, patterns: tuple[str, ...], hint: str = "") -> None:
                              f"folder{hint}")
         taken = next((found for pattern in patterns for found in path.glob(pattern)), None)
     except OSError as exc:
-        raise BonesError(f"cannot write the records to {path}: "
-                         f"{exc.strerror or type(exc).__name__}") from None
+        raise _fault(path, exc) from None
     if taken is not None:
         raise BonesError(f"cannot write the records to {path}: it already holds "
                          f"{taken.name} from another run; choose a new or empty folder")
@@ -53,7 +58,7 @@ class RecordFolder:
         try:
             self.path.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise self._fault(exc) from None
+            raise _fault(self.path, exc) from None
 
     def name(self, deal: int, rotation: int) -> str:
         """The file name of one hand."""
@@ -72,8 +77,4 @@ class RecordFolder:
         try:
             (self.path / name).write_text(text, encoding="utf-8")
         except OSError as exc:
-            raise self._fault(exc) from None
-
-    def _fault(self, exc: OSError) -> BonesError:
-        return BonesError(f"cannot write the records to {self.path}: "
-                          f"{exc.strerror or type(exc).__name__}")
+            raise _fault(self.path, exc) from None
