@@ -16,6 +16,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import generators as gen
 import reference as ref
@@ -133,6 +135,64 @@ def test_unreadable_file_exits_2(tmp_path, capsys):
     assert err.count("\n") == 2 and "Traceback" not in err
 
 
+def test_a_refusal_stays_one_line_whatever_the_record_quotes(tmp_path, capsys):
+    """A message that quotes a field name, a tile or an arm from the record writes its line
+    breaks and terminal escapes as escapes, so the refusal is still the one line the record
+    format promises."""
+    doc = _valid()
+    doc["bad\nkey\r\u2028\x1b[31m"] = 1
+    status, err = _run(tmp_path, capsys, doc)
+    assert status == 1 and err == 'record: unknown field "bad\\nkey\\r\\u2028\\x1b[31m"\n'
+    doc = _valid()
+    doc["hands"][0]["moves"][1]["end"] = "left\nhand 9, move 1: forged"
+    status, err = _run(tmp_path, capsys, doc)
+    assert status == 1 and err.startswith("hand 1, move 2: ") and err.count("\n") == 1
+    assert "\\nhand 9" in err
+
+
+@given(st.text(st.sampled_from("a-\u00e9 \n\r\t\x0b\x0c\x1b\x85\u2028\u2029"), min_size=1,
+               max_size=8))
+@settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_an_unknown_field_of_any_name_is_refused_in_one_line(tmp_path, capsys, name):
+    doc = _valid()
+    doc["x" + name] = 1  # an "x-" field when name starts with "-", which is ignored
+    status, err = _run(tmp_path, capsys, doc)
+    if name.startswith("-"):
+        assert status == 0
+    else:
+        assert status == 1 and len(err.splitlines()) == 1 and err.endswith("\n")
+        assert err.startswith("record: unknown field")
+
+
+def test_a_whole_number_too_long_for_python_is_unreadable_not_malformed(tmp_path, capsys):
+    """Python will not convert a number of more than 4,300 digits. Such a record is still
+    JSON, so it exits 2 as a file that cannot be read, and says so in plain words rather
+    than in Python's."""
+    huge = "9" * 5000
+    path = tmp_path / "r.json"
+    path.write_text(_RECORD.decode() + f', "x-big": -{huge}}}')
+    assert main(["replay", str(path), "--json"]) == 2
+    err = capsys.readouterr().err
+    assert err == "cannot read the JSON: a number has more than 4,300 digits\n"
+    path.write_text(_RECORD.decode() + f', "x-big": -{huge[:4300]}}}')
+    assert main(["replay", str(path), "--json"]) == 0
+
+
+def test_a_byte_order_mark_before_the_record_is_skipped(tmp_path, capsys):
+    path = tmp_path / "r.json"
+    path.write_bytes(b"\xef\xbb\xbf" + _RECORD + b"}")
+    assert main(["replay", str(path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["scores"] == [0, 0]
+
+
+def test_json_nested_past_the_reader_is_unreadable_not_malformed(tmp_path, capsys):
+    path = tmp_path / "r.json"
+    path.write_bytes(_RECORD + b', "x-deep": ' + b"[" * 5000 + b"]" * 5000 + b"}")
+    assert main(["replay", str(path), "--json"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("cannot read the JSON: ") and err.count("\n") == 1
+
+
 # -- pinned readings where the spec is not explicit ------------------------------------------
 
 
@@ -162,7 +222,7 @@ def test_tile_strings_with_spaces_are_refused(tmp_path, capsys, text):
     doc = _valid()
     doc["hands"][0]["boneyard"][0] = text
     status, err = _run(tmp_path, capsys, doc)
-    assert status == 1 and err.startswith("hand 1: ")
+    assert status == 1 and err.startswith("hand 1: ") and err.count("\n") == 1
 
 
 @pytest.mark.parametrize("end", ["left", "right", "up", "down", "middle", 7, None, ["x"]])

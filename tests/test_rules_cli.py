@@ -67,7 +67,7 @@ def test_unknown_preset_is_refused_naming_it_and_the_known_ones(capsys, name):
 
 @pytest.mark.parametrize(("content", "reason"), [
     (b"{not json", "is not JSON: Expecting property name"),
-    (b"[" * 100_000 + b"]" * 100_000, "is not JSON: nested too deeply"),
+    (b"[" * 100_000 + b"]" * 100_000, "cannot be read: arrays and objects nest deeper"),
     (bytes(range(256)), "cannot read rules file"),
     (b'{"target": -Infinity}', "is not JSON: -Infinity is not a JSON value"),
 ])

@@ -21,7 +21,7 @@ from bones import __version__
 from bones.ai.base import make_bot
 from bones.ai.protocol import PROTOCOL, view_of
 from bones.engine.errors import BonesError
-from bones.record.reader import strict_json
+from bones.record.reader import is_unreadable, json_fault, strict_json
 
 #: Seconds per move when neither the request nor ``--think`` says.
 DEFAULT_THINK = 0.1
@@ -70,8 +70,9 @@ def _answer(bot_for: Callable[[dict[str, Any]], Any], line: str, stderr: IO[str]
             level: str) -> dict[str, Any] | str | None:
     try:
         request = strict_json(line)
-    except (ValueError, RecursionError):  # malformed, NaN, nested too deep, a huge number
-        print(f"bones bot: ignoring a line that is not JSON: {line.strip()[:80]}", file=stderr)
+    except (ValueError, RecursionError) as exc:  # malformed, NaN, too deep, a huge number
+        what = f"it cannot read ({json_fault(exc)})" if is_unreadable(exc) else "that is not JSON"
+        print(f"bones bot: ignoring a line {what}: {line.strip()[:80]}", file=stderr)
         return None
     if not isinstance(request, dict):
         return None

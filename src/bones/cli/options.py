@@ -9,7 +9,7 @@ from typing import Any
 from bones.cli.rules import OPTIONS
 from bones.engine.errors import RulesError
 from bones.engine.rules import OPTION_NAMES, PRESETS, Rules, rules_from_json
-from bones.record.reader import json_fault, strict_json
+from bones.record.reader import is_unreadable, json_fault, strict_json
 
 _BOOLEAN = ("partnerships", "draw", "call_block")
 _INTEGER = ("set", "players", "reserve", "ante")
@@ -51,12 +51,13 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
     base: object = source
     if source not in PRESETS and (source.endswith(".json") or Path(source).exists()):
         try:
-            base = strict_json(Path(source).read_text(encoding="utf-8"))
+            base = strict_json(Path(source).read_text(encoding="utf-8-sig"))
         except (OSError, UnicodeDecodeError) as exc:
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
             raise RulesError("preset", f"cannot read rules file {source}: {reason}") from None
         except (ValueError, RecursionError) as exc:
-            raise RulesError("preset", f"rules file {source} is not JSON: {json_fault(exc)}") \
+            what = "cannot be read" if is_unreadable(exc) else "is not JSON"
+            raise RulesError("preset", f"rules file {source} {what}: {json_fault(exc)}") \
                 from None
         if isinstance(base, dict) and "rules" in base and "format" in base:
             base = base["rules"]  # a whole record: take its rules

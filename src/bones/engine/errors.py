@@ -1,8 +1,30 @@
 """Error types that say which mistake was made; all are ``ValueError`` so callers can catch one."""
 
+import unicodedata
+
+
+def one_line(text: str) -> str:
+    """``text`` with every control character and line or paragraph separator written as an
+    escape (``\\n``, ``\\x1b``, ``\\u2028``), so a message that quotes what it was given
+    (a field name, a tile, an arm) stays one line whatever that held."""
+    if text.isprintable():
+        return text
+    out = []
+    for ch in text:
+        if unicodedata.category(ch) in ("Cc", "Zl", "Zp"):
+            escaped = repr(ch)[1:-1]
+            out.append(escaped if escaped != ch else f"\\u{ord(ch):04x}")
+        else:
+            out.append(ch)
+    return "".join(out)
+
 
 class BonesError(ValueError):
-    """Base of every refusal the engine raises: the message is one line meant for a person."""
+    """Base of every refusal the engine raises: the message is one line meant for a person,
+    even when it quotes input that held a newline or a terminal escape."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(one_line(message))
 
 
 class RulesError(BonesError):

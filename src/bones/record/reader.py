@@ -9,6 +9,7 @@ reported is the first one in the record. Nothing is half-applied: the caller get
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, cast
@@ -34,29 +35,53 @@ class RecordFormatError(BonesError):
 def read_file(path: str | Path) -> tuple[Record, Game]:
     """Read, parse and replay a record file."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        # "utf-8-sig": a byte-order mark, which some editors write, is skipped (RFC 8259
+        # lets a reader ignore one); it is not part of the JSON.
+        text = Path(path).read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         raise RecordFormatError(f"cannot read {path}: {reason}") from None
     return parse(load(text))
 
 
+class UnreadableJson(ValueError):
+    """JSON text that is well formed but beyond what Python's reader takes: a whole number
+    longer than ``sys.get_int_max_str_digits`` digits (a guard against slow conversion;
+    RFC 8259 lets a reader limit the range of numbers). Nesting deeper than the reader goes
+    raises ``RecursionError`` instead, and ``is_unreadable`` names both."""
+
+
 def strict_json(text: str) -> Any:
     """``json.loads`` that also refuses ``NaN``, ``Infinity`` and ``-Infinity``, which
     Python's reader takes but JSON (RFC 8259) does not have. Raises ``ValueError`` (a
-    ``json.JSONDecodeError`` for malformed text) or ``RecursionError``."""
-    return json.loads(text, parse_constant=_not_json)
+    ``json.JSONDecodeError`` for malformed text, ``UnreadableJson`` for a number too long)
+    or ``RecursionError``."""
+    return json.loads(text, parse_constant=_not_json, parse_int=_whole)
+
+
+def _whole(digits: str) -> int:
+    limit = sys.get_int_max_str_digits()
+    if limit and len(digits.lstrip("-")) > limit:
+        raise UnreadableJson(f"a number has more than {limit:,} digits")
+    return int(digits)
 
 
 def _not_json(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON value")
 
 
+def is_unreadable(exc: ValueError | RecursionError) -> bool:
+    """Whether ``strict_json`` refused JSON that is well formed but beyond this reader (a
+    number too long, nesting too deep), rather than text that is not JSON."""
+    return isinstance(exc, UnreadableJson | RecursionError)
+
+
 def json_fault(exc: ValueError | RecursionError) -> str:
     """What ``strict_json`` found wrong, in a few words."""
     if isinstance(exc, json.JSONDecodeError):
         return exc.msg
-    return str(exc) if isinstance(exc, ValueError) else "nested too deeply"
+    return (str(exc) if isinstance(exc, ValueError)
+            else "arrays and objects nest deeper than this reader goes")
 
 
 def load(text: str) -> dict[str, Any]:
@@ -66,7 +91,8 @@ def load(text: str) -> dict[str, Any]:
     except (ValueError, RecursionError) as exc:
         where = (f" (line {exc.lineno}, column {exc.colno})"
                  if isinstance(exc, json.JSONDecodeError) else "")
-        raise RecordFormatError(f"not JSON: {json_fault(exc)}{where}") from None
+        what = "cannot read the JSON" if is_unreadable(exc) else "not JSON"
+        raise RecordFormatError(f"{what}: {json_fault(exc)}{where}") from None
     if not isinstance(doc, dict):
         raise RecordFormatError("not a record: the JSON is not an object")
     if doc.get("format") != FORMAT:
