@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from bones.ai.base import make_bot
+from bones.ai.base import MAX_THINK, make_bot, safety_net
 from bones.ai.external import ExternalBot
 from bones.ai.protocol import request_of, view_of
 from bones.ai.server import serve
@@ -74,6 +74,11 @@ def test_serve_answers_hello_and_move_and_ignores_unknown_types():
     (0.2, 0.5, 0.2),       # --think caps the request's
     (0.2, 0.05, 0.05),
     (0.2, None, 0.2),      # and stands in for a missing one
+    (None, 1e12, MAX_THINK),     # a think time past any table's patience gets the most
+    (None, 1e308, MAX_THINK),    # a bot is ever given (the search budgets stay countable)
+    (None, 10**400, MAX_THINK),  # a whole number with no float
+    (0.2, 10**400, 0.2),
+    (None, True, 0.1),           # JSON true is not a number of seconds
 ])
 def test_bot_process_thinks_for_the_requests_think_time_at_most_its_flag(
         monkeypatch, cap, asked, spent):
@@ -98,7 +103,7 @@ def test_bot_process_thinks_for_the_requests_think_time_at_most_its_flag(
 
 
 @pytest.mark.parametrize("command", ["bot", "arena", "simulate", "play"])
-@pytest.mark.parametrize("think", ["0", "-1", "nan", "soon"])
+@pytest.mark.parametrize("think", ["0", "-1", "nan", "soon", "1e12", "601"])
 def test_think_must_be_a_positive_number_of_seconds(capsys, command, think):
     from bones.cli.main import main
 
@@ -252,6 +257,29 @@ def _with_move(index: int, move: dict | None) -> dict:
     else:
         request["moves"][index] = move
     return request
+
+
+@pytest.mark.parametrize("think", [0.01, 0.1, 0.5, 1.0, 2.0, 30.0, MAX_THINK])
+@pytest.mark.parametrize("slack", [0.05, 0.25])
+def test_a_search_bots_clock_stop_comes_before_the_referee_stops_waiting(think, slack):
+    """The referee plays for a bot at ``2 * think + 1`` seconds; the wall-clock stop of a
+    search bot (for a machine far slower than its calibration) must come well before."""
+    stop = safety_net(think, slack)
+    assert think < stop <= 2 * think + 0.5
+    if think <= 0.25:  # at the usual think times the stop is as it was calibrated
+        assert stop == pytest.approx(3 * think + slack)
+
+
+def test_a_move_request_whose_id_json_cannot_write_back_gets_no_reply_and_one_log_line():
+    """An id of 1e400 reads as infinity, which a JSON reply cannot carry (it would print
+    ``Infinity``, which is not JSON); the bot says so on its log and answers on."""
+    bad = json.dumps(SPEC_REQUEST).replace('"id": 41', '"id": 1e400')
+    out, err = io.StringIO(), io.StringIO()
+    status = serve("greedy", io.StringIO(bad + "\n" + json.dumps(SPEC_REQUEST) + "\n"), out,
+                   err, seed=1)
+    replies = [json.loads(reply) for reply in out.getvalue().splitlines()]
+    assert status == 0 and [r["id"] for r in replies] == [41]
+    assert len(err.getvalue().splitlines()) == 1 and "id cannot be written" in err.getvalue()
 
 
 #: The move request of ``spec/bot-protocol.md``, as the spec writes it.
@@ -523,6 +551,27 @@ def test_closing_a_bot_ends_the_processes_it_forked(tmp_path):
     last = beat.read_text()
     time.sleep(0.5)
     assert beat.read_text() == last  # no beat since the bot was closed
+
+
+@LIVENESS
+def test_a_reply_whose_id_is_true_does_not_answer_request_1(tmp_path):
+    """JSON true is not the number 1, though Python's ``True == 1``: a legal play under
+    that id is a fault, the rest of the bot's legal replies are taken."""
+    bot, log = _bot(tmp_path, """
+        for line in sys.stdin:
+            req = json.loads(line)
+            if req["type"] == "hello":
+                print(HELLO, flush=True)
+            elif req["type"] == "move":
+                reply = legal(req)
+                if req["id"] == 1:
+                    reply["id"] = True
+                print(json.dumps(reply), flush=True)
+    """)
+    game, _ = _play_game_with(lambda: bot)
+    bot.close()
+    assert game.results and bot.faults == 1, log.getvalue()
+    assert "reply does not answer request 1" in log.getvalue()
 
 
 @pytest.mark.parametrize("line", ["[" * 100_000, '{"type": "move", "id": 1' + "9" * 5000 + "}",

@@ -11,6 +11,15 @@ from bones.engine.moves import Play
 from bones.engine.view import SeatView
 
 
+def safety_net(think: float, slack: float) -> float:
+    """Seconds after which a search bot that budgets in steps stops on the clock anyway:
+    ``3 * think + slack`` (only a machine far slower than the calibration reaches it, so
+    seeded runs still reproduce), but never past ``2 * think + 0.5``, half a second inside
+    the ``2 * think + 1`` at which a bot-protocol referee stops waiting. The second bound
+    matters only from a think time of about a second."""
+    return min(3 * think + slack, 2 * think + 0.5)
+
+
 class Bot(Protocol):
     """Chooses a play from what its seat may see. Called only when the seat must play a tile
     (draws and passes are forced and made by the referee)."""
@@ -71,6 +80,12 @@ SEARCH_BOTS: dict[str, Callable[[random.Random, float], Bot]] = {
     "expert": _expert,
     "expert-noinfer": _expert_noinfer,
 }
+
+#: The longest think time per move, in seconds, that any bot is given: the command line
+#: refuses more, and a bot-protocol request asking more gets this (its ``think`` is what
+#: the bot *may* spend). Far beyond any table's patience, and it keeps the search bots'
+#: step budgets within the integers their searches count in.
+MAX_THINK = 600.0
 
 #: Every level name, in order of strength.
 LEVELS: tuple[str, ...] = (*BOTS, *SEARCH_BOTS)

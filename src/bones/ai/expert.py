@@ -28,8 +28,8 @@ the score rule, the target and the game score). In a partnership it plays for th
 The budget is a number of search steps (moves made in playouts, nodes of exact solves, and a
 fixed cost per sampled deal) derived from the think time, so a seeded run reproduces on any
 machine with the same search path; a wall-clock stop at three times the think time plus
-50 ms is the safety net for a machine far slower than the calibration (only then can a
-seeded run differ).
+50 ms (``safety_net``: never past the bot-protocol referee's patience) is the safety net for
+a machine far slower than the calibration (only then can a seeded run differ).
 """
 
 from __future__ import annotations
@@ -41,6 +41,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from bones.ai.base import safety_net
 from bones.ai.beliefs import Beliefs, Decision, decisions, infer
 from bones.ai.position import OUT, PLAYING, Position, tile_set
 from bones.ai.sampling import Dealer, Reading, set_scale, state_of
@@ -176,7 +177,7 @@ class ExpertBot:
             deals = NextTurnDeals(view, judge, legal, self.rng)
         else:
             deals = CDeals(view, judge, legal, self.rng)
-        deadline = time.monotonic() + 3 * self.think + 0.05
+        deadline = time.monotonic() + safety_net(self.think, 0.05)
         while judge.steps < self.steps:
             for hands, boneyard, weight in self._sample(dealer, kinds, judge):
                 deals.add(hands, boneyard, weight)

@@ -234,7 +234,9 @@ class ExternalBot:
     def _legal(self, reply: Any, request_id: int, view: SeatView) -> Play | None:
         if reply is None:
             return None
-        if not isinstance(reply, dict) or reply.get("id") != request_id:
+        # is_int: JSON true is not the id 1, though Python's True == 1.
+        if not isinstance(reply, dict) or not is_int(reply.get("id")) \
+                or reply["id"] != request_id:
             self._fault(f"reply does not answer request {request_id}: {str(reply)[:80]}")
             return None
         try:

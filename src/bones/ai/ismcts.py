@@ -13,8 +13,9 @@ way ``expert``'s budget is: on the development machine its 95th-percentile decis
 within the think time on every benchmarked rule set, and in 2-player Block its median
 decision takes about as long as the expert's (57 ms against 54 at 0.1 s; at 30,000 steps per
 second, its earlier rate, it took 76 ms and its 95th percentile 129 ms, so it did not keep
-to its think time). A wall-clock stop at three times the think time plus 250 ms is the
-safety net for a far slower machine.
+to its think time). A wall-clock stop at three times the think time plus 250 ms
+(``safety_net``: never past the bot-protocol referee's patience) is the safety net for a far
+slower machine.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import math
 import random
 import time
 
+from bones.ai.base import safety_net
 from bones.ai.beliefs import infer
 from bones.ai.sampling import Dealer, determinize
 from bones.engine.moves import Play
@@ -87,7 +89,7 @@ class IsmctsBot:
         rules = view.rules
         dealer = Dealer(view, infer(view))
         root = _Node(side=-1)
-        deadline = time.monotonic() + 3 * self.think + 0.25
+        deadline = time.monotonic() + safety_net(self.think, 0.25)
         done = steps = 0
         played = len(view.moves)
         while (self.iterations is None or done < self.iterations) and steps < self.steps \

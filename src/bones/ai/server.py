@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import IO, Any
 
 from bones import __version__
-from bones.ai.base import make_bot
+from bones.ai.base import MAX_THINK, make_bot
 from bones.ai.protocol import PROTOCOL, view_of
 from bones.engine.errors import BonesError
 from bones.record.reader import is_unreadable, json_fault, strict_json
@@ -51,19 +51,21 @@ def serve(level: str, stdin: IO[str], stdout: IO[str], stderr: IO[str],
         if reply == "quit":
             return 0
         if reply is not None:
-            stdout.write(json.dumps(reply) + "\n")
+            stdout.write(json.dumps(reply, allow_nan=False) + "\n")
             stdout.flush()
     return 0
 
 
 def _think(asked: Any, cap: float | None) -> float:
     """The seconds to spend on a move: the request's ``think`` if it is a positive number,
-    at most ``cap``; ``cap`` (else ``DEFAULT_THINK``) otherwise."""
+    at most ``cap`` and at most ``MAX_THINK``; ``cap`` (else ``DEFAULT_THINK``) otherwise."""
     fallback = cap if cap is not None else DEFAULT_THINK
-    if isinstance(asked, bool) or not isinstance(asked, int | float) \
-            or not math.isfinite(asked) or asked <= 0:
+    if isinstance(asked, bool) or not isinstance(asked, int | float) or asked <= 0 \
+            or (isinstance(asked, float) and math.isnan(asked)):
         return fallback
-    return min(float(asked), cap) if cap is not None else float(asked)
+    # Compared before converting: a whole number past 1e308 has no float.
+    limit = min(cap, MAX_THINK) if cap is not None else MAX_THINK
+    return float(asked) if asked < limit else limit
 
 
 def _answer(bot_for: Callable[[dict[str, Any]], Any], line: str, stderr: IO[str],
@@ -84,6 +86,12 @@ def _answer(bot_for: Callable[[dict[str, Any]], Any], line: str, stderr: IO[str]
     if kind != "move":
         return None
     request_id = request.get("id")
+    try:
+        json.dumps(request_id, allow_nan=False)
+    except ValueError:  # an id of 1e400 reads as infinity, which JSON cannot write back
+        print("bones bot: ignoring a move request whose id cannot be written back as JSON "
+              f"({request_id!r})", file=stderr)
+        return None
     try:
         view = view_of(request)
         if not view.legal:

@@ -9,6 +9,7 @@ import math
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+from bones.ai.base import MAX_THINK
 from bones.engine.rules import PRESETS, Rules
 
 
@@ -24,13 +25,16 @@ def positive(text: str) -> int:
 
 
 def seconds(text: str) -> float:
-    """An argument that must be a positive, finite number of seconds (a think time)."""
+    """An argument that must be a positive number of seconds, at most ``MAX_THINK`` (a think
+    time)."""
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
     if not math.isfinite(value) or value <= 0:
         raise argparse.ArgumentTypeError(f"must be more than 0 seconds, not {text}")
+    if value > MAX_THINK:
+        raise argparse.ArgumentTypeError(f"must be at most {MAX_THINK:g} seconds, not {text}")
     return value
 
 
