@@ -53,7 +53,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                    "DIR/arena.json; DIR must be new or empty")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     add_rules_arguments(p)
-    p.set_defaults(run=run)
+    p.set_defaults(run=run, long_run=True)
 
 
 def run(args: argparse.Namespace) -> int:

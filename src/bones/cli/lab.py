@@ -56,7 +56,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                    help="write lab-<metric>.png and .svg into DIR, with error bars")
     p.add_argument("--quiet", action="store_true", help="no progress bar, no list of plots")
     add_rules_arguments(p)
-    p.set_defaults(run=run)
+    p.set_defaults(run=run, long_run=True)
 
 
 def _cores() -> int:

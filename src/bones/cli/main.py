@@ -4,10 +4,14 @@ line on standard error and a non-zero status, never a traceback."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import io
 import os
+import signal
 import sys
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
+from types import FrameType
 
 from bones import __version__
 from bones.engine.errors import BonesError
@@ -40,6 +44,33 @@ def _escape_what_cannot_be_written() -> None:
             stream.reconfigure(errors="backslashreplace")
 
 
+@contextlib.contextmanager
+def _one_interrupt(active: bool) -> Iterator[None]:
+    """For the long runs (``long_run``: simulate, arena, lab): the first Ctrl-C stops the
+    run as ``KeyboardInterrupt`` does, and any later one is ignored, so the tidying up it
+    sets off (stopping the worker processes, the progress bar giving the terminal its
+    cursor back) is not itself interrupted into a traceback or a hidden cursor. That
+    tidying is quick: the workers are stopped, not waited for (``bones.sim.parallel``)."""
+    if not active or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.getsignal(signal.SIGINT)
+    interrupted = False
+
+    def first(signum: int, frame: FrameType | None) -> None:
+        nonlocal interrupted
+        interrupted = True
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, first)
+    try:
+        yield
+    finally:
+        if not interrupted:  # once interrupted, stay deaf to Ctrl-C until the process ends
+            signal.signal(signal.SIGINT, previous)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``bones``; returns the exit status (0 ok, 1 refused input, 2 usage or unreadable)."""
     _escape_what_cannot_be_written()
@@ -49,7 +80,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
-        status: int = args.run(args)
+        with _one_interrupt(getattr(args, "long_run", False)):
+            status: int = args.run(args)
         return status
     except RecordFormatError as exc:
         print(f"bones: {exc}", file=sys.stderr)

@@ -57,7 +57,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     add_rules_arguments(p)
-    p.set_defaults(run=run)
+    p.set_defaults(run=run, long_run=True)
 
 
 

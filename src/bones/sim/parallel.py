@@ -7,12 +7,19 @@ Spawned rather than forked (the caller may be running a progress bar's thread), 
 Items are handed out a few chunks ahead of the results read (``AHEAD`` per worker), not all
 at once: a caller that stops reading early (an arena whose sequential test has decided)
 leaves little work to cancel, and a run of millions of items holds only a window of them.
+
+Ctrl-C is the caller's to handle: workers ignore it (a terminal sends it to every process of
+the group, and each worker would print its own traceback), and a run left by an exception
+(``KeyboardInterrupt`` included) stops its workers at once instead of waiting for their
+chunks, which could take minutes and, interrupted inside the executor's own bookkeeping,
+could wait for ever.
 """
 
 from __future__ import annotations
 
 import itertools
 import multiprocessing
+import signal
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -31,7 +38,8 @@ class Workers:
 
     def __init__(self, jobs: int) -> None:
         self._jobs = jobs
-        self._pool = (ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"))
+        self._pool = (ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"),
+                                          initializer=_ignore_interrupts)
                       if jobs > 1 else None)
 
     def map(self, fn: Callable[[T], R], items: Iterable[T], chunksize: int = 1) -> Iterator[R]:
@@ -59,8 +67,19 @@ class Workers:
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
                  trace: TracebackType | None) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)
+        if self._pool is None:
+            return
+        if kind is not None:  # the results are not wanted: stop the workers, do not wait
+            # (no public way to do this before Python 3.14's terminate_workers)
+            processes = getattr(self._pool, "_processes", None) or {}
+            for process in list(processes.values()):
+                process.terminate()
+        self._pool.shutdown(wait=kind is None, cancel_futures=True)
+
+
+def _ignore_interrupts() -> None:
+    """In each worker: Ctrl-C is for the process that started the run (see the module)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _run_chunk(fn: Callable[[T], R], chunk: list[T]) -> list[R]:
