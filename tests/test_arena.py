@@ -105,6 +105,65 @@ def test_unknown_bot_is_one_line_and_status_1(capsys):
     assert err.startswith("bones: unknown bot 'nobody'") and "\n" not in err
 
 
+def _not_startable(tmp_path, case: str) -> str:
+    if case == "missing file":
+        return str(tmp_path / "no-such-bot")
+    if case == "not executable":
+        script = tmp_path / "bot.py"
+        script.write_text("print('hi')\n")
+        script.chmod(0o644)
+        return str(script)
+    if case == "not on PATH":
+        return "no-such-bot-program-anywhere --level x"
+    return '"unbalanced quote'
+
+
+@pytest.mark.parametrize("case", ["missing file", "not executable", "not on PATH",
+                                  "unbalanced quote"])
+@pytest.mark.parametrize("command", ["arena", "simulate"])
+def test_an_outside_bot_that_cannot_start_is_refused_before_anything_is_played(
+        tmp_path, capsys, case, command):
+    """Not a whole run of moves played for a bot that never started: one line, status 1,
+    and no record folder made."""
+    level = "cmd:" + _not_startable(tmp_path, case)
+    record = tmp_path / "records"
+    assert main([command, "--bots", f"greedy,{level}", "--games", "2", "--quiet",
+                 "--record", str(record)]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and len(err.splitlines()) == 1
+    assert err.startswith(f"bones: bot {level!r} cannot start: ")
+    assert not record.exists()
+
+
+def test_play_refuses_an_outside_bot_seat_that_cannot_start(tmp_path, capsys):
+    level = "cmd:" + _not_startable(tmp_path, "missing file")
+    assert main(["play", "--seats", f"human,{level}"]) == 1
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and "cannot start: no file" in err
+
+
+def test_an_outside_bot_that_can_start_is_let_through_the_check():
+    from bones.ai.external import cannot_start
+
+    assert cannot_start(f"{sys.executable} -m bones.cli.main bot") is None
+    assert cannot_start("python3 -c pass") is None  # found on PATH
+
+
+def test_more_levels_than_seats_are_refused_not_dropped(tmp_path, capsys):
+    record = tmp_path / "records"
+    assert main(["arena", "--bots", "greedy,random,basic", "--players", "2", "--quiet",
+                 "--record", str(record)]) == 1
+    err = capsys.readouterr().err
+    assert err == ("bones: 3 bots for 2 seats: give at most one level per seat (the lineup "
+                   "repeats round the table)\n")
+    assert not record.exists()
+
+
+def test_sprt_with_a_single_level_is_refused_not_ignored(capsys):
+    assert main(["arena", "--bots", "greedy", "--sprt", "--games", "2", "--quiet"]) == 1
+    assert capsys.readouterr().err == "bones: --sprt compares two levels, and the lineup has one\n"
+
+
 def test_a_rules_flag_with_a_digit_that_is_not_decimal_is_one_line_and_status_1(capsys):
     assert main(["arena", "--target", "\u00b2", "--games", "1", "--quiet"]) == 1
     err = capsys.readouterr().err.strip()

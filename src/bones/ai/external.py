@@ -28,6 +28,7 @@ import queue
 import random
 import select
 import shlex
+import shutil
 import signal
 import subprocess
 import sys
@@ -53,6 +54,27 @@ HELLO_TIMEOUT = 5.0
 #: Seconds a program gets to exit after ``quit`` before its session is killed.
 QUIT_TIMEOUT = 2.0
 POSIX = os.name == "posix"
+
+
+def cannot_start(command: str) -> str | None:
+    """Why ``command`` cannot be started as a bot, or ``None`` when it names a program that
+    exists and may be run (found on ``PATH`` when it has no ``/``, as ``subprocess`` looks
+    it up). Checked before a table is set, so a mistyped ``cmd:`` is one line up front
+    rather than a whole run of moves played for a bot that never started."""
+    try:
+        argv = shlex.split(command)
+    except ValueError as exc:
+        return f"it cannot be split into words ({exc})"
+    if not argv:
+        return "it names no program"
+    program = argv[0]
+    if os.sep not in program and (os.altsep is None or os.altsep not in program):
+        return None if shutil.which(program) else f"no program {program!r} on PATH"
+    if not os.path.isfile(program):
+        return f"no file {program!r}"
+    if not os.access(program, os.X_OK):
+        return f"{program!r} is not executable"
+    return None
 
 
 class _Line:

@@ -13,8 +13,9 @@ from rich.table import Table
 from bones.ai.base import LEVELS
 from bones.cli.common import positive, progress_bar, seconds
 from bones.cli.options import add_rules_arguments, rules_from_args
+from bones.engine.errors import BonesError
 from bones.record.folder import RecordFolder
-from bones.sim.arena import lineup, play_deals, rotations
+from bones.sim.arena import check_lineup, lineup, play_deals, rotations
 from bones.sim.arena_stats import ArenaTally
 from bones.sim.sprt import Sprt
 
@@ -62,8 +63,11 @@ def run(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**9)
     jobs: int = args.jobs
     order = tuple(dict.fromkeys(levels))
+    check_lineup(rules, levels)  # before anything is made, the record folder included
+    if args.sprt and len(order) < 2:
+        raise BonesError("--sprt compares two levels, and the lineup has one")
     tally = ArenaTally(rules, order)
-    sprt = Sprt() if args.sprt and len(order) >= 2 else None
+    sprt = Sprt() if args.sprt else None
     verdict = "continue"
     err = Console(stderr=True)
     # With the SPRT, workers take one deal at a time, so little is played past a verdict

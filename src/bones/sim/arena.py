@@ -18,6 +18,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from bones.ai.base import close_bot, make_bot, played_for, played_for_moves
+from bones.engine.errors import BonesError
 from bones.engine.game import HandResult, deal, new_game, start_hand
 from bones.engine.rules import Rules
 from bones.record.model import Record
@@ -29,6 +30,16 @@ from bones.sim.referee import check_levels, play_hand
 def lineup(levels: Sequence[str], players: int) -> tuple[str, ...]:
     """The bot of each seat: the ``--bots`` list repeated around the table."""
     return tuple(levels[seat % len(levels)] for seat in range(players))
+
+
+def check_lineup(rules: Rules, levels: Sequence[str]) -> tuple[str, ...]:
+    """The seats ``levels`` fill (``lineup``), or a ``BonesError``: an unknown level, an
+    outside bot that cannot start, or more levels than seats (which ``lineup`` would drop
+    without a word)."""
+    if len(levels) > rules.players:
+        raise BonesError(f"{len(levels)} bots for {rules.players} seats: give at most one "
+                         "level per seat (the lineup repeats round the table)")
+    return check_levels(rules, lineup(levels, rules.players))
 
 
 def rotations(seats: Sequence[str]) -> tuple[tuple[str, ...], ...]:
@@ -102,7 +113,7 @@ def play_deals(rules: Rules, levels: Sequence[str], seed: int, deals: int, jobs:
     run so every worker gets some); with ``records``, each outcome carries its hands'
     records. A caller may stop reading at any point: the deals not yet begun are not
     played."""
-    seats = lineup(check_levels(rules, lineup(levels, rules.players)), rules.players)
+    seats = check_lineup(rules, levels)
     batch = (DealJob(rules, seats, seed, i, think, records)
              for i in range(start, start + deals))
     size = chunk if chunk is not None else min(16, deals // (jobs * 8))

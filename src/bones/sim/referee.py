@@ -42,11 +42,19 @@ def bot_rng(seed: int, index: int, seat: int) -> random.Random:
 
 
 def check_levels(rules: Rules, levels: Sequence[str]) -> tuple[str, ...]:
-    """One known bot level per seat, or a ``BonesError`` saying what is wrong."""
+    """One known bot level per seat, every outside bot a program that can be started, or a
+    ``BonesError`` saying what is wrong."""
     unknown = [level for level in levels if not is_level(level)]
     if unknown:
         raise BonesError(f"unknown bot {unknown[0]!r} (known: {', '.join(LEVELS)}, or "
                          "cmd:PROGRAM)")
+    for level in levels:
+        if level.startswith("cmd:"):
+            from bones.ai.external import cannot_start
+
+            why = cannot_start(level[4:])
+            if why is not None:
+                raise BonesError(f"bot {level!r} cannot start: {why}")
     if len(levels) != rules.players:
         raise BonesError(f"{len(levels)} bots for {rules.players} seats: give one bot level "
                          f"per seat, or a single level for every seat")

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bones.ai.base import LEVELS, is_level
+from bones.ai.external import cannot_start
 from bones.engine.errors import BonesError
 from bones.engine.rules import Rules
 
@@ -48,6 +49,10 @@ def parse_seats(text: str) -> tuple[str, ...]:
         if kind != HUMAN and not is_level(kind):
             known = ", ".join((HUMAN, *LEVELS, "cmd:PROGRAM"))
             raise BonesError(f'--seats: "{kind}" is not a seat (use {known})')
+        if kind.startswith("cmd:"):
+            why = cannot_start(kind[4:])
+            if why is not None:
+                raise BonesError(f'--seats: bot "{kind}" cannot start: {why}')
     return kinds
 
 
