@@ -274,8 +274,9 @@ class ExternalBot:
         arms = {p.end for p in matching}
         if len(arms) == 1:
             return matching[0]
-        self._fault(f"illegal reply: {str(reply.get('play'))[:20]} with end "
-                    f"{str(end)[:20]!r} is not one legal play")
+        named = f"with end {str(end)[:20]!r}" if end is not None else "without an end"
+        self._fault(f"illegal reply: {str(reply.get('play'))[:20]} {named} is not one legal "
+                    "play")
         return None
 
     @property

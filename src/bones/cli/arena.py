@@ -51,7 +51,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--record", metavar="DIR",
                    help="save every hand as a game record in DIR (deal-NNNN-R.json: deal "
                    "NNNN in rotation R, each readable by bones replay) and the results as "
-                   "DIR/arena.json; DIR must be new or empty")
+                   "DIR/arena.json; DIR must not hold another run's records")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     add_rules_arguments(p)
     p.set_defaults(run=run, long_run=True)
@@ -109,9 +109,15 @@ def _pct(x: float | None) -> str:
     return "-" if x is None else f"{100 * x:.1f}%"
 
 
+def _count(number: object, noun: str) -> str:
+    """``3 deals``, ``1 rotation``."""
+    return f"{number} {noun}" + ("" if number == 1 else "s")
+
+
 def _print(result: dict[str, object], out: Console) -> None:
-    title = (f"arena: {result['deals']} deals x {result['rotations']} rotations = "
-             f"{result['hands']} hands, seed {result['seed']}")
+    title = (f"arena: {_count(result['deals'], 'deal')} x "
+             f"{_count(result['rotations'], 'rotation')} = "
+             f"{_count(result['hands'], 'hand')}, seed {result['seed']}")
     table = Table(title=title)
     for name in ("bot", "hands", "wins", "win rate [95% CI]", "points/hand"):
         table.add_column(name, justify="left" if name == "bot" else "right")

@@ -16,9 +16,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         description="Speak bones-bot/1 (JSON lines; see docs/bot-protocol.md): answer "
         "hello and move requests on standard input, one reply line each, until quit.",
     )
-    p.add_argument("--level", default="greedy", choices=LEVELS, help="which bot")
+    p.add_argument("--level", default="greedy", choices=LEVELS,
+                   help="which bot (default: greedy)")
     p.add_argument("--seed", type=int, default=None, help="seed the bot's RNG")
-    p.add_argument("--think", type=seconds, default=None,
+    p.add_argument("--think", type=seconds, default=None, metavar="SECONDS",
                    help="at most this many seconds per move (each request carries the "
                    "referee's think time, which the bot otherwise spends; 0.1 when a "
                    "request carries none)")

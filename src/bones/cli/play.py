@@ -15,6 +15,7 @@ from pathlib import Path
 
 from rich.console import Console
 
+from bones.ai.base import LEVELS
 from bones.cli.common import seconds
 from bones.cli.options import add_rules_arguments, rules_from_args
 from bones.engine.errors import BonesError
@@ -34,7 +35,9 @@ for you. Type help for help and quit to leave; Ctrl-C also leaves, offering to s
 record of the game."""
 
 EPILOG = f"""\
-seats: --seats lists each seat from seat 0 on: {HUMAN} or a bot level (greedy, random).
+seats: --seats lists each seat from seat 0 on: {HUMAN}, a bot level
+  ({", ".join(LEVELS)}), or cmd:PROGRAM for an outside
+  bot that speaks bones-bot/1 (docs/bot-protocol.md).
   Without it, you sit at seat 0 and {DEFAULT_BOT} bots take the other seats. Several
   people may share the keyboard; the screen is blanked between their turns.
   --seats also sets the number of players unless --players is given.
@@ -48,7 +51,8 @@ examples:
   bones play --rules my-rules.json
 
 exit status: 0 when the game ends or you quit (or input ends), 130 after Ctrl-C,
-1 for bad flags or rules (one line saying which)."""
+1 for bad rules, seats, names or seed (one line saying which), 2 for a flag that is
+unknown or lacks its value (the usage and one line)."""
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -83,8 +83,8 @@ def seating(players: int, kinds: Sequence[str] | None = None,
     """The seating for ``players`` seats from the flags (either may be left out)."""
     chosen = tuple(kinds) if kinds is not None else default_kinds(players)
     if len(chosen) != players:
-        raise BonesError(f"--seats lists {len(chosen)} seats, but the rules have {players} "
-                         "players")
+        listed = f"{len(chosen)} seat" + ("" if len(chosen) == 1 else "s")
+        raise BonesError(f"--seats lists {listed}, but the rules have {players} players")
     shown = list(default_names(chosen))
     if names is not None:
         given = [n.strip() for n in names.split(",")]
