@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import sys
 
@@ -272,10 +273,9 @@ def test_records_folder_that_holds_a_run_or_is_a_file_is_refused_before_any_play
     assert plain.read_text() == "x"
 
 
-def test_a_record_names_each_play_made_for_an_outside_bot_and_why(capsys, tmp_path):
-    """A bot that answers only its odd-numbered move requests, legally (its first legal
-    tile), and garbles the others: the records list exactly the plays the referee made for
-    it, by move number and reason, and none of ours."""
+def _halfway_bot(tmp_path) -> str:
+    """An outside bot that answers its odd-numbered move requests legally (its first legal
+    tile) and garbles the even-numbered ones."""
     script = tmp_path / "halfway.py"
     script.write_text(
         "import json, sys\n"
@@ -295,8 +295,15 @@ def test_a_record_names_each_play_made_for_an_outside_bot_and_why(capsys, tmp_pa
         "        if play.end is not None:\n"
         "            reply['end'] = play.end\n"
         "        print(json.dumps(reply), flush=True)\n")
+    return f"cmd:{sys.executable} {script}"
+
+
+def test_a_record_names_each_play_made_for_an_outside_bot_and_why(capsys, tmp_path):
+    """A bot that answers only its odd-numbered move requests, legally (its first legal
+    tile), and garbles the others: the records list exactly the plays the referee made for
+    it, by move number and reason, and none of ours."""
     folder = tmp_path / "match"
-    bot = f"cmd:{sys.executable} {script}"
+    bot = _halfway_bot(tmp_path)
     out = _arena(capsys, "--bots", f"{bot},greedy", "--games", "3", "--seed", "3", "--jobs",
                  "1", "--think", "0.2", "--record", str(folder))
     listed = 0
@@ -312,3 +319,38 @@ def test_a_record_names_each_play_made_for_an_outside_bot_and_why(capsys, tmp_pa
         listed += len(made)
     row = next(r for r in out["levels"] if r["level"] == bot)
     assert listed == row["moves_played_for"] > 0
+
+
+def _check_played_for(record, made: list[dict], seat: int) -> int:
+    """Every listed play is every second play the bot's seat made, hand by hand (the bot
+    counts its requests over the whole game, so the parity runs across hands)."""
+    ours = [(h, n) for h, hand in enumerate(record.hands, 1)
+            for n, move in enumerate(hand.moves, 1) if move.seat == seat and isinstance(move, Play)]
+    assert made and all(m["seat"] == seat and m["why"].startswith("reply is not JSON")
+                        for m in made)
+    assert [(m["hand"], m["move"]) for m in made] == ours[1::2]
+    return len(made)
+
+
+def test_simulate_records_name_each_play_made_for_an_outside_bot(capsys, tmp_path):
+    bot = _halfway_bot(tmp_path)
+    folder = tmp_path / "games"
+    assert main(["simulate", "--bots", f"{bot},greedy", "--games", "2", "--seed", "4",
+                 "--jobs", "1", "--think", "0.2", "--quiet", "--target", "20",
+                 "--record", str(folder)]) == 0
+    for path in sorted(folder.glob("*.json")):
+        record, _ = read_file(path)
+        assert len(record.hands) > 1  # the bot's faults are placed hand by hand
+        _check_played_for(record, json.loads(path.read_text())["x-played-for"],
+                          record.players.index(bot))
+
+
+def test_play_records_name_each_play_made_for_an_outside_bot(capsys, tmp_path, monkeypatch):
+    bot = _halfway_bot(tmp_path)
+    path = tmp_path / "game.json"
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    assert main(["play", "--seats", f"{bot},greedy", "--seed", "4", "--think", "0.2",
+                 "--target", "20", "--record", str(path)]) == 0
+    record, game = read_file(path)
+    assert game.finished and len(record.hands) > 1
+    _check_played_for(record, json.loads(path.read_text())["x-played-for"], 0)

@@ -113,12 +113,17 @@ class _Recorder:
     game is over or left (``final``): a record saved after each hand is a file the players
     can read, and the seed deals the hands still to come."""
 
-    def __init__(self, seats: Seating, seed: int) -> None:
+    def __init__(self, seats: Seating, seed: int,
+                 played_for: list[dict[str, object]] | None = None) -> None:
         self.seats = seats
         self.seed = seed
+        #: The table's plays made for outside bots (``Table.played_for``), kept in step.
+        self.played_for = played_for if played_for is not None else []
 
     def text(self, game: Game, final: bool) -> str:
         extra: tuple[tuple[str, object], ...] = (("x-seats", list(self.seats.kinds)),)
+        if self.played_for:  # which plays an outside bot did not make, and why
+            extra = (*extra, ("x-played-for", list(self.played_for)))
         if final:
             extra = (("seed", self.seed), *extra)
         return dump(record_of(game, self.seats.names, extra))
@@ -133,13 +138,13 @@ class _Recorder:
 def run(args: argparse.Namespace) -> int:
     seed = _seed(args.seed)
     rules, seats = _rules_and_seats(args)
-    recorder = _Recorder(seats, seed)
     path: str | None = args.record
     terminal = Terminal(Console(highlight=False))
     table = Table(rules, seats, seed, terminal,
                   after_hand=(lambda game: recorder.save(game, path, game.finished))
                   if path else None,
                   think=args.think)
+    recorder = _Recorder(seats, seed, table.played_for)
     if path:
         # a path that cannot be written fails before play
         recorder.save(table.game, path, final=False)

@@ -15,7 +15,7 @@ import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
-from bones.ai.base import LEVELS, Bot, close_bot, is_level, make_bot
+from bones.ai.base import LEVELS, Bot, close_bot, is_level, make_bot, played_for_moves
 from bones.engine.errors import BonesError
 from bones.engine.game import Game, HandResult, deal_hand, new_game, play_unchecked
 from bones.engine.moves import Play
@@ -77,11 +77,14 @@ def play_hand(game: Game, bots: Sequence[Bot]) -> Game:
 
 
 def play_game(rules: Rules, levels: Sequence[str], seed: int, index: int,
-              hand_limit: int = MAX_HANDS_PER_GAME, think: float = 0.1) -> Game:
+              hand_limit: int = MAX_HANDS_PER_GAME, think: float = 0.1,
+              played_for: list[dict[str, object]] | None = None) -> Game:
     """Game ``index`` of a series, played until a side wins or ``hand_limit`` hands end.
 
     ``think`` is the time per move of search bots and outside bots; their games depend on
-    the machine's speed, the other bots' do not.
+    the machine's speed, the other bots' do not. ``played_for``, when given, gets one
+    ``{"hand", "seat", "move", "why"}`` (hand and move counted from 1) for each play the
+    referee made for an outside bot, as the bot protocol asks the referee to record.
     """
     rng = game_rng(seed, index)
     bots = [make_bot(level, bot_rng(seed, index, seat), think)
@@ -89,7 +92,13 @@ def play_game(rules: Rules, levels: Sequence[str], seed: int, index: int,
     game = new_game(rules)
     try:
         while not game.finished and len(game.results) < hand_limit:
+            before = [len(played_for_moves(bot)) for bot in bots]
             game = play_hand(deal_hand(game, rng), bots)
+            if played_for is not None:
+                made = sorted((number, seat, why) for seat, bot in enumerate(bots)
+                              for number, why in played_for_moves(bot)[before[seat]:])
+                played_for.extend({"hand": len(game.results), "seat": seat, "move": number,
+                                   "why": why} for number, seat, why in made)
     finally:
         for bot in bots:
             close_bot(bot)
@@ -133,12 +142,17 @@ class Job:
 
 def run_job(job: Job) -> GameOutcome:
     """Play one job's game (top level, so that worker processes can receive it)."""
-    game = play_game(job.rules, job.levels, job.seed, job.index, job.hand_limit, job.think)
+    made: list[dict[str, object]] = []
+    game = play_game(job.rules, job.levels, job.seed, job.index, job.hand_limit, job.think,
+                     made)
     if job.must_finish and not game.finished:
         raise BonesError(f"game {job.index + 1} did not end after {job.hand_limit} hands")
     record = None
     if job.keep_record:
-        record = record_of(game, job.levels, (("seed", f"{job.seed}:{job.index}"),))
+        extra: list[tuple[str, object]] = [("seed", f"{job.seed}:{job.index}")]
+        if made:  # which plays an outside bot did not make, and why
+            extra.append(("x-played-for", made))
+        record = record_of(game, job.levels, extra)
     return GameOutcome(job.index, game.results, game.winner, record)
 
 
