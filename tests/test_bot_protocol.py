@@ -554,6 +554,26 @@ def test_closing_a_bot_ends_the_processes_it_forked(tmp_path):
 
 
 @LIVENESS
+def test_a_hello_answered_late_costs_the_hello_not_the_first_move(tmp_path, monkeypatch):
+    """Past the hello's deadline the referee asks for a move; the late hello reply that
+    then arrives answers the hello, so the move's own reply is still taken."""
+    monkeypatch.setattr("bones.ai.external.HELLO_TIMEOUT", 0.3)
+    bot, log = _bot(tmp_path, """
+        for line in sys.stdin:
+            req = json.loads(line)
+            if req["type"] == "hello":
+                time.sleep(0.8)
+                print(HELLO, flush=True)
+            elif req["type"] == "move":
+                print(json.dumps(legal(req)), flush=True)
+    """, think=1.0)
+    game, _ = _play_game_with(lambda: bot)
+    bot.close()
+    assert game.results and bot.faults == 1 and bot.played_for == 0, log.getvalue()
+    assert "no reply within 0.3 s" in log.getvalue()
+
+
+@LIVENESS
 def test_a_reply_whose_id_is_true_does_not_answer_request_1(tmp_path):
     """JSON true is not the number 1, though Python's ``True == 1``: a legal play under
     that id is a fault, the rest of the bot's legal replies are taken."""

@@ -204,8 +204,8 @@ class ExternalBot:
     def _ask(self, request: dict[str, Any], timeout: float) -> Any:
         """Send one request and wait for its reply; ``None`` on any failure.
 
-        Replies to earlier move requests (late answers) are skipped, not taken as this
-        one's; the deadline is checked on every line, so a flood of them cannot hold the
+        Replies to earlier requests (late answers, a late hello) are skipped, not taken as
+        this one's; the deadline is checked on every line, so a flood of them cannot hold the
         table. Any other line is the reply, good or bad (the protocol gives one line per
         request, so a line that is not JSON is this request's fault, not skipped).
         """
@@ -230,8 +230,10 @@ class ExternalBot:
             except (ValueError, RecursionError):
                 self._fault(f"reply is not JSON: {line.text.strip()[:80]!r}")
                 return None
-            stale = (isinstance(reply, dict) and is_int(reply.get("id"))
-                     and is_int(request_id) and reply["id"] < request_id)
+            # A late hello reply (past HELLO_TIMEOUT) answers the hello, not this request.
+            stale = isinstance(reply, dict) and (
+                (is_int(reply.get("id")) and is_int(request_id) and reply["id"] < request_id)
+                or (request.get("type") == "move" and reply.get("type") == "hello"))
             if not stale:
                 return reply
             if time.monotonic() >= deadline:
