@@ -319,6 +319,9 @@ BAD_REQUESTS = {
     "hand lists a tile twice": (_changed(hand=["4-3", "4-3"]), "the hand lists a tile twice"),
     "dealt for another table": (_changed(dealt=[7, 7, 7]), '"dealt" must be [7, 7]'),
     "boneyard miscounted": (_changed(boneyard=13), '"boneyard" must be 14'),
+    # whole-number floats are refused everywhere, as for seats (Python finds 14.0 == 14)
+    "boneyard as a float": (_changed(boneyard=14.0), '"boneyard" must be 14'),
+    "dealt as floats": (_changed(dealt=[7.0, 7.0]), '"dealt" must be [7, 7]'),
     "scores for three sides": (_changed(scores=[0, 0, 0]), '"scores" must list 2 whole'),
     "move by a seat not at the table": (_with_move(2, {"seat": 4, "draw": None}),
                                         "move 3: there is no seat 4"),

@@ -57,10 +57,12 @@ def view_of(request: Mapping[str, Any]) -> SeatView:
     if len(set(hand)) != len(hand):
         raise BonesError("the hand lists a tile twice")
     dealt = _list(request, "dealt")
-    if dealt != [rules.dealt] * players:
+    # is_int: 5.0 and true are not whole numbers of JSON, though Python finds them equal
+    if not all(is_int(d) for d in dealt) or dealt != [rules.dealt] * players:
         raise BonesError(f'"dealt" must be {[rules.dealt] * players} (these rules deal '
                          f"{rules.dealt} tiles to each of {players} seats), not {dealt!r}")
-    if _field(request, "boneyard") != rules.undealt:
+    undealt = _field(request, "boneyard")
+    if not is_int(undealt) or undealt != rules.undealt:
         raise BonesError(f'"boneyard" must be {rules.undealt} (the tiles these rules leave '
                          f"undealt), not {request['boneyard']!r}")
     scores = _list(request, "scores")
