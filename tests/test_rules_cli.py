@@ -1,6 +1,9 @@
 """``bones rules``: every preset and option listed, one preset in full, unknown names refused."""
 
 import json
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -78,3 +81,14 @@ def test_a_rules_file_that_is_not_json_is_one_line_and_status_1(tmp_path, capsys
     assert main(["arena", "--rules", str(path), "--games", "1", "--quiet"]) == 1
     out, err = capsys.readouterr()
     assert out == "" and err.count("\n") == 1 and reason in err and "Traceback" not in err
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+@pytest.mark.parametrize("args", [["rules"], ["rules", "block"], ["rules", "--json"]])
+def test_output_that_cannot_be_written_is_one_line_and_status_1(args):
+    """A full disk (``/dev/full``) is the user's to fix: one line, not an internal error."""
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run([str(Path(sys.executable).parent / "bones"), *args],
+                              stdout=full, stderr=subprocess.PIPE, text=True)
+    assert proc.returncode == 1
+    assert proc.stderr == "bones: cannot write the output: No space left on device\n"

@@ -44,6 +44,14 @@ def _escape_what_cannot_be_written() -> None:
             stream.reconfigure(errors="backslashreplace")
 
 
+def _quiet_stdout() -> None:
+    """Point standard output at the null device, so Python's own flush at exit does not
+    fail on the output that just failed (and print a traceback of its own)."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+
+
 @contextlib.contextmanager
 def _one_interrupt(active: bool) -> Iterator[None]:
     """For the long runs (``long_run``: simulate, arena, lab): the first Ctrl-C stops the
@@ -82,6 +90,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         with _one_interrupt(getattr(args, "long_run", False)):
             status: int = args.run(args)
+        sys.stdout.flush()  # a failed write shows here, not at exit past every handler
         return status
     except RecordFormatError as exc:
         print(f"bones: {exc}", file=sys.stderr)
@@ -94,6 +103,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as exc:  # the output could not be written (a full disk, /dev/full)
+        if exc.filename is not None:  # a named file: the commands catch those themselves
+            raise
+        _quiet_stdout()
+        print(f"bones: cannot write the output: {exc.strerror or exc}", file=sys.stderr)
+        return 1
     except Exception as exc:  # the last line of defence: users never see a traceback
         if os.environ.get("BONES_DEBUG"):
             raise
