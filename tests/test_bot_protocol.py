@@ -556,6 +556,15 @@ def test_closing_a_bot_ends_the_processes_it_forked(tmp_path):
     assert beat.read_text() == last  # no beat since the bot was closed
 
 
+def test_a_byte_order_mark_before_a_request_is_skipped():
+    """Some Windows tools start a UTF-8 stream with a byte-order mark; RFC 8259 lets a
+    reader ignore it, and the request after it is answered."""
+    out = io.StringIO()
+    serve("greedy", io.StringIO("\ufeff" + json.dumps(SPEC_REQUEST) + "\n"), out,
+          io.StringIO(), seed=1)
+    assert json.loads(out.getvalue())["id"] == 41
+
+
 @LIVENESS
 def test_a_hello_answered_late_costs_the_hello_not_the_first_move(tmp_path, monkeypatch):
     """Past the hello's deadline the referee asks for a move; the late hello reply that

@@ -44,6 +44,11 @@ def read_file(path: str | Path) -> tuple[Record, Game]:
     return parse(load(text))
 
 
+#: A UTF-8 byte-order mark, which some Windows tools write before JSON text; RFC 8259 lets
+#: a reader ignore it, and a JSON-lines peer may send one at the start of its stream.
+BOM = "\ufeff"
+
+
 class UnreadableJson(ValueError):
     """JSON text that is well formed but beyond what Python's reader takes: a whole number
     longer than ``sys.get_int_max_str_digits`` digits (a guard against slow conversion;
