@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Protocol
 
 from bones.engine.errors import BonesError
@@ -113,6 +113,32 @@ def played_for_moves(bot: Bot) -> list[tuple[int, str]]:
     """The moves the referee made for an outside bot, as (number in the hand's moves, from
     1; why); none for ours."""
     return list(getattr(bot, "played_for_moves", []))
+
+
+class PlayedFor:
+    """The plays a table made for its outside bots (``played_for_moves``), taken hand by
+    hand: the bot protocol has the referee record each late, missing or illegal reply, and
+    the records of every command (play, simulate, arena) say which plays were not the
+    bot's."""
+
+    def __init__(self, bots: Mapping[int, Bot]) -> None:
+        self.bots = bots
+        self._seen = dict.fromkeys(bots, 0)
+
+    def since_last(self) -> list[tuple[int, int, str]]:
+        """(move number in the hand, from 1; seat; why) of each play made for a bot since
+        the last call, in the order of the moves."""
+        made = []
+        for seat, bot in self.bots.items():
+            moves = played_for_moves(bot)
+            made += [(number, seat, why) for number, why in moves[self._seen[seat]:]]
+            self._seen[seat] = len(moves)
+        return sorted(made)
+
+    def hand(self, number: int) -> list[dict[str, object]]:
+        """``since_last`` as record entries of hand ``number`` (from 1)."""
+        return [{"hand": number, "seat": seat, "move": move, "why": why}
+                for move, seat, why in self.since_last()]
 
 
 def make_bot(level: str, rng: random.Random, think: float = 1.0) -> Bot:

@@ -17,7 +17,7 @@ import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from bones.ai.base import close_bot, make_bot, played_for, played_for_moves
+from bones.ai.base import PlayedFor, close_bot, make_bot, played_for
 from bones.engine.errors import BonesError
 from bones.engine.game import HandResult, deal, new_game, start_hand
 from bones.engine.rules import Rules
@@ -96,8 +96,7 @@ def play_deal(job: DealJob) -> DealOutcome:
         if job.records:
             where: dict[str, object] = {"seed": job.seed, "deal": job.index,
                                         "rotation": rotation, "think": job.think}
-            made = sorted((number, seat, why) for seat, bot in enumerate(bots)
-                          for number, why in played_for_moves(bot))
+            made = PlayedFor(dict(enumerate(bots))).since_last()
             if made:  # which plays an outside bot did not make, and why
                 where["played_for"] = [{"seat": seat, "move": number, "why": why}
                                        for number, seat, why in made]

@@ -15,7 +15,7 @@ import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
-from bones.ai.base import LEVELS, Bot, close_bot, is_level, make_bot, played_for_moves
+from bones.ai.base import LEVELS, Bot, PlayedFor, close_bot, is_level, make_bot
 from bones.engine.errors import BonesError
 from bones.engine.game import Game, HandResult, deal_hand, new_game, play_unchecked
 from bones.engine.moves import Play
@@ -90,15 +90,12 @@ def play_game(rules: Rules, levels: Sequence[str], seed: int, index: int,
     bots = [make_bot(level, bot_rng(seed, index, seat), think)
             for seat, level in enumerate(levels)]
     game = new_game(rules)
+    faults = PlayedFor(dict(enumerate(bots)))
     try:
         while not game.finished and len(game.results) < hand_limit:
-            before = [len(played_for_moves(bot)) for bot in bots]
             game = play_hand(deal_hand(game, rng), bots)
             if played_for is not None:
-                made = sorted((number, seat, why) for seat, bot in enumerate(bots)
-                              for number, why in played_for_moves(bot)[before[seat]:])
-                played_for.extend({"hand": len(game.results), "seat": seat, "move": number,
-                                   "why": why} for number, seat, why in made)
+                played_for.extend(faults.hand(len(game.results)))
     finally:
         for bot in bots:
             close_bot(bot)

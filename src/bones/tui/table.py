@@ -13,7 +13,7 @@ import random
 from collections.abc import Callable
 
 from bones.ai import Bot, make_bot
-from bones.ai.base import close_bot, played_for_moves
+from bones.ai.base import PlayedFor, close_bot
 from bones.ai.expert import ExpertBot, describe
 from bones.ai.review import mistake_text, review
 from bones.engine.errors import IllegalMove
@@ -79,6 +79,7 @@ class Table:
         #: as ``{"hand", "seat", "move", "why"}``, hand and move counted from 1: the bot
         #: protocol has the referee record them, and the game's record carries them.
         self.played_for: list[dict[str, object]] = []
+        self._faults = PlayedFor(self._bots)
 
     # -- the loop ------------------------------------------------------------------------
 
@@ -93,12 +94,8 @@ class Table:
     def _play_game(self) -> Game:
         while not self.game.finished:
             self.game = deal_hand(self.game, self._deals)
-            before = {seat: len(played_for_moves(bot)) for seat, bot in self._bots.items()}
             self._play_hand()
-            made = sorted((number, seat, why) for seat, bot in self._bots.items()
-                          for number, why in played_for_moves(bot)[before[seat]:])
-            self.played_for.extend({"hand": len(self.game.results), "seat": seat,
-                                    "move": number, "why": why} for number, seat, why in made)
+            self.played_for.extend(self._faults.hand(len(self.game.results)))
             if self.after_hand is not None:
                 self.after_hand(self.game)
             self._show_hand_end()
