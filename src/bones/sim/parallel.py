@@ -9,10 +9,10 @@ at once: a caller that stops reading early (an arena whose sequential test has d
 leaves little work to cancel, and a run of millions of items holds only a window of them.
 
 Ctrl-C is the caller's to handle: workers ignore it (a terminal sends it to every process of
-the group, and each worker would print its own traceback), and a run left by an exception
-(``KeyboardInterrupt`` included) stops its workers at once instead of waiting for their
-chunks, which could take minutes and, interrupted inside the executor's own bookkeeping,
-could wait for ever.
+the group, and each worker would print its own traceback), and a run left by Ctrl-C
+(``KeyboardInterrupt``) stops its workers at once instead of waiting for their chunks, which
+could take minutes and, interrupted inside the executor's own bookkeeping, could wait for
+ever.
 """
 
 from __future__ import annotations
@@ -69,12 +69,15 @@ class Workers:
                  trace: TracebackType | None) -> None:
         if self._pool is None:
             return
-        if kind is not None:  # the results are not wanted: stop the workers, do not wait
-            # (no public way to do this before Python 3.14's terminate_workers)
+        if kind is not None and issubclass(kind, KeyboardInterrupt):
+            # Ctrl-C: the results are not wanted, so the workers are stopped rather than
+            # waited for (no public way to do this before Python 3.14's terminate_workers);
+            # the wait below then only sees the executor notice they are gone. A caller
+            # that just stops reading (GeneratorExit) lets the chunks begun finish.
             processes = getattr(self._pool, "_processes", None) or {}
             for process in list(processes.values()):
                 process.terminate()
-        self._pool.shutdown(wait=kind is None, cancel_futures=True)
+        self._pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _ignore_interrupts() -> None:
