@@ -21,8 +21,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--seed", type=int, default=None, help="seed the bot's RNG")
     p.add_argument("--think", type=seconds, default=None, metavar="SECONDS",
                    help="at most this many seconds per move (each request carries the "
-                   "referee's think time, which the bot otherwise spends; 0.1 when a "
-                   "request carries none)")
+                   "referee's think time, which the bot otherwise spends; a request that "
+                   "carries none gets this, or 0.1 without it)")
     p.set_defaults(run=run)
 
 

@@ -2,9 +2,10 @@
 rotation of the seats, so each level holds each seat's tiles and luck cancels.
 
 A deal is the first hand of a fresh game (scores 0), dealt from an RNG derived from the
-series seed and the deal's index; every bot gets its own RNG derived from the deal, the
-rotation and its seat. So a seeded run gives the same hands in any process and any order,
-and with bots whose budget is not wall-clock time, the same results.
+series seed and the deal's index; every bot gets its own RNG derived from the deal, its
+seat and its level (not the rotation: the same bot in the same seat of a deal chooses the
+same way whatever the lineup). So a seeded run gives the same hands in any process and any
+order, and with bots whose budget is not wall-clock time, the same results.
 
 On request each hand also comes back as a game record (``bones-record/1``), so a match can
 be replayed, reviewed, or compared deal by deal with another run of the same seed

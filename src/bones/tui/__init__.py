@@ -1,6 +1,7 @@
 """The terminal game behind ``bones play``.
 
-It sits beside the engine and depends only on it (and on Rich for output). Each module has
+It sits on the engine and the bots (``bones.ai``: the seats' bots, the expert's hints and
+the review of a hand), and on Rich for output. Each module has
 one job: ``faces`` draws tiles, the layout and a hand; ``narrate`` says what happened;
 ``screens`` composes whole screens that fit 80x24; ``commands`` reads what a person types;
 ``seats`` says who sits where; ``terminal`` is the only place that reads or writes the
