@@ -354,3 +354,23 @@ def test_play_records_name_each_play_made_for_an_outside_bot(capsys, tmp_path, m
     record, game = read_file(path)
     assert game.finished and len(record.hands) > 1
     _check_played_for(record, json.loads(path.read_text())["x-played-for"], 0)
+
+
+def test_head_to_head_counts_only_sides_that_are_all_one_level(capsys):
+    """With partnerships a side counts for a level only when both its seats are that
+    level's: here random and basic always share a side, so the head-to-head between greedy
+    and random holds greedy's wins only, as the table's rows do."""
+    out = _arena(capsys, "--rules", "block", "--players", "4", "--partnerships",
+                 "--hand-size", "7", "--bots", "greedy,random,greedy,basic", "--games", "6",
+                 "--seed", "1", "--jobs", "1")
+    rows = {row["level"]: row for row in out["levels"]}
+    assert rows["random"]["hands"] == 0 and rows["basic"]["hands"] == 0
+    assert out["head_to_head"]["losses"] == 0
+    assert out["head_to_head"]["wins"] == rows["greedy"]["wins"] > 0
+
+
+def test_a_lineup_that_never_gives_a_side_one_level_is_refused(capsys):
+    assert main(["arena", "--rules", "block", "--players", "4", "--partnerships",
+                 "--hand-size", "7", "--bots", "greedy,greedy,random,random", "--quiet"]) == 1
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and "gives no side a single level" in err

@@ -72,3 +72,14 @@ def _refereed_blocked(options: list[str], hands: int) -> tuple[float, int]:
             total += 1
             blocked += result.end == "blocked"
     return blocked / total, total
+
+
+@pytest.mark.parametrize("options", [["--rules", "pool", "--players", "3"], []])
+def test_a_hands_series_counts_the_game_it_cut_short(capsys, options):
+    """``games`` counts every game begun, ``games_finished`` those played to the target:
+    hands left over after the finished games belong to one more, unfinished game."""
+    out = _run(capsys, "--bots", "random", "--hands", "1000", "--seed", "1", *options)
+    finished = out["games_finished"]
+    leftover = out["hands"] - out["hands_per_game"] * finished
+    assert leftover > -0.5
+    assert out["games"] == finished + (leftover > 0.5)

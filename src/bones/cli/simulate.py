@@ -92,9 +92,9 @@ def _fast(rules: Rules, seed: int, unit: Unit, total: int, args: argparse.Namesp
     """Every seat random and nothing to record: the fast path plays exactly that."""
     with progress_bar(err, disable=args.quiet or not err.is_terminal) as progress:
         task = progress.add_task(f"{unit} (fast path)", total=total)
-        totals = fast_series(rules, seed, unit, total, args.jobs,
+        series = fast_series(rules, seed, unit, total, args.jobs,
                              lambda n: progress.advance(task, n))
-    return summary_of(totals, seed, unit)
+    return summary_of(series, seed, unit)
 
 
 def _refereed(rules: Rules, levels: tuple[str, ...], seed: int, unit: Unit, total: int,

@@ -35,12 +35,19 @@ def lineup(levels: Sequence[str], players: int) -> tuple[str, ...]:
 
 def check_lineup(rules: Rules, levels: Sequence[str]) -> tuple[str, ...]:
     """The seats ``levels`` fill (``lineup``), or a ``BonesError``: an unknown level, an
-    outside bot that cannot start, or more levels than seats (which ``lineup`` would drop
-    without a word)."""
+    outside bot that cannot start, more levels than seats (which ``lineup`` would drop
+    without a word), or a lineup where no side is ever all one level (a partnership of two
+    levels in every rotation), which nothing in the results could be counted for."""
     if len(levels) > rules.players:
         raise BonesError(f"{len(levels)} bots for {rules.players} seats: give at most one "
                          "level per seat (the lineup repeats round the table)")
-    return check_levels(rules, lineup(levels, rules.players))
+    seats = check_levels(rules, lineup(levels, rules.players))
+    if not any(len({turn[s] for s in rules.seats_of(side)}) == 1
+               for turn in rotations(seats) for side in range(rules.sides)):
+        raise BonesError(f"the lineup {','.join(seats)} gives no side a single level in any "
+                         "rotation, so no hand could be counted for a level; with "
+                         "partnerships, alternate the levels (e.g. --bots expert,greedy)")
+    return seats
 
 
 def rotations(seats: Sequence[str]) -> tuple[tuple[str, ...], ...]:

@@ -96,9 +96,10 @@ class ArenaTally:
                 elif result.winner is None:
                     stats.ties += 1
             if len(self.levels) >= 2 and result.winner is not None:
-                winner = seats[rules.seats_of(result.winner)[0]]
+                # a side counts for a level only when every seat of it is that level's
+                winners = {seats[s] for s in rules.seats_of(result.winner)}
                 for i in (0, 1):
-                    if winner == self.levels[i]:
+                    if winners == {self.levels[i]}:
                         decisive[i] += 1
         for level in self.levels:
             self.stats[level].by_deal.add(wins[level], hands[level])

@@ -39,24 +39,37 @@ def play_chunk(chunk: FastChunk) -> Totals:
     return play(chunk.rules, rng, chunk.count)
 
 
+@dataclass(frozen=True, slots=True)
+class FastSeries:
+    """A fast series' totals, and how many of its games were cut short: in a hands series
+    each chunk plays games one after another and stops at its count of hands, so every
+    chunk's last game may be left unfinished, not only the series' last."""
+
+    totals: Totals
+    cut_short: int
+
+
 def fast_series(rules: Rules, seed: int, unit: Unit, total: int, jobs: int = 1,
-                progress: Callable[[int], None] | None = None) -> Totals:
+                progress: Callable[[int], None] | None = None) -> FastSeries:
     """Play ``total`` random hands or games; ``progress`` hears each chunk's count."""
     size = HANDS_PER_CHUNK if unit == "hands" else GAMES_PER_CHUNK
     chunks = [FastChunk(rules, seed, i, unit, min(size, total - start))
               for i, start in enumerate(range(0, total, size))]
     totals = zero_totals(rules)
+    cut_short = 0
     with Workers(min(jobs, len(chunks))) as workers:
         for chunk, part in zip(chunks, workers.map(play_chunk, chunks), strict=True):
             totals = totals + part
+            cut_short += part.hands > part.game_hands  # hands of a game that did not end
             if progress is not None:
                 progress(chunk.count)
-    return totals
+    return FastSeries(totals, cut_short)
 
 
-def summary_of(totals: Totals, seed: int, unit: Unit) -> Summary:
+def summary_of(series: FastSeries, seed: int, unit: Unit) -> Summary:
     """The simulator's summary of a fast series. Per-game chips need finished games only;
     in a hands series the totals do not separate them, so they are left out there."""
+    totals = series.totals
     rules = totals.rules
     games = totals.games
     trials = games if unit == "games" else totals.hands
@@ -69,5 +82,6 @@ def summary_of(totals: Totals, seed: int, unit: Unit) -> Summary:
         SeatStats(seat, "random", rules.side_of(seat), totals.seat_chips[seat],
                   totals.seat_chips[seat] / games if unit == "games" and games else None)
         for seat in range(rules.players))
-    return Summary(rules, seed, unit, games, games, totals.hands, totals.blocked, totals.tied,
+    return Summary(rules, seed, unit, games + series.cut_short, games, totals.hands,
+                   totals.blocked, totals.tied,
                    totals.game_hands / games if games else None, sides, seats)
