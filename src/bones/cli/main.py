@@ -103,13 +103,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
-    except OSError as exc:  # the output could not be written (a full disk, /dev/full)
-        if exc.filename is not None:  # a named file: the commands catch those themselves
-            raise
-        _quiet_stdout()
-        print(f"bones: cannot write the output: {exc.strerror or exc}", file=sys.stderr)
-        return 1
     except Exception as exc:  # the last line of defence: users never see a traceback
+        if isinstance(exc, OSError) and exc.filename is None:
+            # the output could not be written (a full disk, /dev/full); a named file's
+            # fault is caught where it is opened, so one reaching here is a bug
+            _quiet_stdout()
+            print(f"bones: cannot write the output: {exc.strerror or exc}", file=sys.stderr)
+            return 1
         if os.environ.get("BONES_DEBUG"):
             raise
         print(f"bones: internal error: {type(exc).__name__}: {exc} "
