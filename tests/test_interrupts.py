@@ -16,6 +16,22 @@ import pytest
 BONES = Path(sys.executable).parent / "bones"
 
 
+def _children(pid: int) -> int:
+    """How many processes ``pid`` has started (Linux's /proc; elsewhere, a guess of 2)."""
+    proc = Path("/proc")
+    if not proc.is_dir():
+        return 2
+    count = 0
+    for entry in proc.iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            count += stat.rsplit(")", 1)[1].split()[1] == str(pid)  # field 4: the parent
+    return count
+
+
 def _gone(group: int) -> bool:
     try:
         os.killpg(group, 0)
@@ -35,7 +51,11 @@ def test_ctrl_c_stops_a_run_with_workers_in_one_line(command, presses):
     proc = subprocess.Popen([str(BONES), *command], stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:
-        time.sleep(3)  # the workers are spawned and busy
+        # the workers are spawned (then given time to start work), however slow the machine
+        deadline = time.monotonic() + 60
+        while _children(proc.pid) < 2 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        time.sleep(2)
         assert proc.poll() is None
         for _ in range(presses):
             os.killpg(proc.pid, signal.SIGINT)
