@@ -4,6 +4,7 @@ its group, as ``os.killpg`` does here)."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -62,7 +63,11 @@ def test_ctrl_c_stops_a_run_with_workers_in_one_line(command, presses):
             time.sleep(0.05)
         _, err = proc.communicate(timeout=60)
         assert proc.returncode == 130, err
-        assert err.strip() == "bones: interrupted", err
+        # one line: the bare notice, or (an arena with deals done) the notice before its
+        # results so far
+        assert len([line for line in err.splitlines() if line.strip()]) == 1, err
+        assert err.strip() == "bones: interrupted" or (
+            command[0] == "arena" and err.startswith("bones: interrupted after ")), err
         deadline = time.monotonic() + 10
         while not _gone(proc.pid) and time.monotonic() < deadline:
             time.sleep(0.1)
@@ -70,3 +75,28 @@ def test_ctrl_c_stops_a_run_with_workers_in_one_line(command, presses):
     finally:
         if not _gone(proc.pid):
             os.killpg(proc.pid, signal.SIGKILL)
+
+
+@pytest.mark.skipif(os.name != "posix", reason="process groups and SIGINT are POSIX")
+@pytest.mark.timeout(120)
+def test_an_interrupted_arena_reports_and_saves_the_deals_it_finished(tmp_path):
+    folder = tmp_path / "match"
+    proc = subprocess.Popen([str(BONES), "arena", "--bots", "expert,greedy", "--games", "400",
+                             "--seed", "1", "--jobs", "2", "--json", "--record", str(folder)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while len(list(folder.glob("deal-*.json"))) < 4 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if not _gone(proc.pid):
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 130, err
+    result = json.loads(out)
+    assert result["interrupted"] is True and 2 <= result["deals"] < 400
+    assert err == f"bones: interrupted after {result['deals']} of 400 deals; the results so far:\n"
+    assert json.loads((folder / "arena.json").read_text()) == result
+    assert len(list(folder.glob("deal-*.json"))) == 2 * result["deals"]

@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import random
+import signal
+import sys
+import threading
+from collections.abc import Iterator
 
 from rich.console import Console
 from rich.table import Table
@@ -74,20 +79,32 @@ def run(args: argparse.Namespace) -> int:
     # (the pool is kept for the whole run: no restart, no wait for stragglers, per look).
     chunk = 1 if sprt is not None else None
     folder = RecordFolder(args.record, args.games) if args.record is not None else None
-    with progress_bar(err, disable=args.quiet or not err.is_terminal) as progress:
-        task = progress.add_task("arena deals", total=args.games)
-        for outcome in play_deals(rules, levels, seed, args.games, jobs, args.think,
-                                  chunk=chunk, records=folder is not None):
-            tally.add(outcome)
-            if folder is not None:
-                folder.add(outcome.index, outcome.records)
-            progress.advance(task)
-            if sprt is not None and (tally.deals % SPRT_STEP == 0
-                                     or tally.deals == args.games):
-                verdict = sprt.judge(tally.sprt_llr(sprt))
-                if verdict != "continue":
-                    break
+    interrupted = False
+    try:
+        with progress_bar(err, disable=args.quiet or not err.is_terminal) as progress:
+            task = progress.add_task("arena deals", total=args.games)
+            for outcome in play_deals(rules, levels, seed, args.games, jobs, args.think,
+                                      chunk=chunk, records=folder is not None):
+                with _held_interrupts():  # the tally and the records hold the same deals
+                    tally.add(outcome)
+                    if folder is not None:
+                        folder.add(outcome.index, outcome.records)
+                progress.advance(task)
+                if sprt is not None and (tally.deals % SPRT_STEP == 0
+                                         or tally.deals == args.games):
+                    verdict = sprt.judge(tally.sprt_llr(sprt))
+                    if verdict != "continue":
+                        break
+    except KeyboardInterrupt:
+        # A long match stopped by hand still reports (and saves) the deals it finished.
+        if tally.deals == 0:
+            raise
+        interrupted = True
+        print(f"bones: interrupted after {tally.deals} of {args.games} deals; the results "
+              "so far:", file=sys.stderr)
     result = tally.json()
+    if interrupted:
+        result["interrupted"] = True
     result.update(seed=seed, rules=rules.to_json(), think=args.think,
                   lineup=list(lineup(levels, rules.players)),
                   rotations=len(rotations(lineup(levels, rules.players))))
@@ -102,7 +119,28 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(result))
     else:
         _print(result, Console())
-    return 0
+    return 130 if interrupted else 0
+
+
+@contextlib.contextmanager
+def _held_interrupts() -> Iterator[None]:
+    """Ctrl-C during one deal's bookkeeping takes effect once it is done, so an interrupted
+    match reports and saves whole deals: every deal tallied has its records, and no record
+    is of a deal left out of the tally."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if caught and previous is not signal.SIG_IGN:
+            if callable(previous):
+                previous(signal.SIGINT, None)  # raises, as Python's and main's handlers do
+            else:
+                raise KeyboardInterrupt
 
 
 def _pct(x: float | None) -> str:
