@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import random
+import re
 
 import pytest
 from rich.console import Console
@@ -222,6 +223,28 @@ def test_every_turn_screen_fits_80_columns_and_24_lines(name: str, base: Rules,
         end = hand_end_screen(ended, table, 80, you=0)
         assert max(_widths(end)) <= 80
         assert len(end) <= 24, [line.plain for line in end]
+
+
+@pytest.mark.parametrize(("name", "base", "players"), SHAPES)
+def test_at_40_columns_sentences_wrap_and_keep_their_ends(name: str, base: Rules,
+                                                          players: int) -> None:
+    """On the narrowest screen a result or a count is wrapped, never cut: the points a
+    hand scored and the seat's count must be read whole."""
+    rules = base if base.partnerships else base.replace(players=players)
+    longest = ",".join(f"Longest-name-{s:03d}" for s in range(rules.players))
+    table = seating(rules.players, None, longest)
+    *choices, ended = _playout(rules, 1)
+    end = hand_end_screen(ended, table, 40, you=0)
+    assert max(_widths(end)) <= 40
+    text = " ".join(" ".join(line.plain.split()) for line in end)
+    result = ended.results[-1]
+    if result.winner is not None:
+        assert re.search(rf"\bscores? {result.points[result.winner]}\b", text), text
+    view = observe(choices[-1], choices[-1].current.to_move)
+    screen = turn_screen(view, table, 1, 40, 24)
+    assert max(_widths(screen)) <= 40
+    shown = " ".join(" ".join(line.plain.split()) for line in screen)
+    assert f"count {sum(t.pips for t in view.hand)}; * playable" in shown, shown
 
 
 def test_a_turn_screen_shows_only_the_seats_own_tiles() -> None:

@@ -8,8 +8,10 @@ width the terminal guesses differently would break the 80-column promise.
 
 from __future__ import annotations
 
+import io
 from collections.abc import Iterable, Sequence
 
+from rich.console import Console
 from rich.text import Text
 
 from bones.engine.layout import Layout, Link
@@ -33,6 +35,26 @@ def face(left: int, right: int, spinner: bool = False) -> str:
 def tile_face(t: Tile) -> str:
     """A tile in a hand, high half first."""
     return face(t.high, t.low)
+
+
+#: Measures text for ``wrapped`` (Rich wraps a ``Text`` against a console's settings);
+#: nothing is ever printed to it.
+_MEASURE = Console(file=io.StringIO(), color_system=None, width=200)
+
+
+def wrapped(line: Text, width: int, indent: int = 2) -> list[Text]:
+    """A sentence (a result, a count, a turn's news) wrapped at word breaks to ``width``,
+    its later lines indented: never cut, since its end is what it says (the points, the
+    count). Its styles are kept."""
+    if line.cell_len <= width:
+        return [line]
+    first, *rest = line.wrap(_MEASURE, width - indent)
+    first.rstrip()
+    out = [first]
+    for part in rest:
+        part.rstrip()
+        out.append(Text(" " * indent) + part)
+    return out
 
 
 def flow(items: Iterable[Text], width: int, indent: int = 2, gap: int = 2,

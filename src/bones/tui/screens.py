@@ -17,7 +17,15 @@ from bones.engine.game import Game
 from bones.engine.layout import Layout
 from bones.engine.rules import Rules
 from bones.engine.view import SeatView
-from bones.tui.faces import QUIET, flow, hand_lines, layout_lines, plays_lines, tile_face
+from bones.tui.faces import (
+    QUIET,
+    flow,
+    hand_lines,
+    layout_lines,
+    plays_lines,
+    tile_face,
+    wrapped,
+)
 from bones.tui.narrate import describe, since_last_turn, turns
 from bones.tui.seats import Seating
 
@@ -136,12 +144,11 @@ def news_lines(view: SeatView, seating: Seating, hand: int, width: int) -> list[
         leader = "You lead" if view.leader == view.seat else \
             f"{seating.names[view.leader]} leads"
         must = f" and must set {view.opening}" if view.opening is not None else ""
-        lines.append(Text(f"Hand {hand} is dealt: {leader}{must}."))
+        lines += wrapped(Text(f"Hand {hand} is dealt: {leader}{must}."), width)
     for turn in recent:
         mine_now = turn.seat == view.seat and turn.end is None
-        lines.append(Text(describe(turn, seating.names, view.seat), "bold" if mine_now else ""))
-    for line in lines:
-        line.truncate(width)
+        lines += wrapped(Text(describe(turn, seating.names, view.seat),
+                              "bold" if mine_now else ""), width)
     return lines
 
 
@@ -165,9 +172,9 @@ def turn_screen(view: SeatView, seating: Seating, hand: int, width: int,
     board = [_layout_title(view.layout)]
     board += layout_lines(view.layout, width)
     count = sum(t.pips for t in view.hand)
-    mine = [Text.assemble(("Your hand", "bold"),
-                          f" ({seating.names[seat]}): {_tiles(len(view.hand))}, count {count};"
-                          "  * playable")]
+    mine = wrapped(Text.assemble(("Your hand", "bold"),
+                                 f" ({seating.names[seat]}): {_tiles(len(view.hand))}, "
+                                 f"count {count};  * playable"), width)
     mine += hand_lines(view.hand, (p.tile for p in view.legal), width)
     mine += plays_lines(view.legal, width)
     room = height - 1 - len(top) - len(board) - len(mine) - 3
@@ -224,8 +231,9 @@ def hand_end_screen(game: Game, seating: Seating, width: int,
     the points, the chips and the game score."""
     rules, state, result = game.rules, game.hands[-1], game.results[-1]
     lines = [header(rules, len(game.hands), width),
-             Text(_hand_title(game, seating, you), "bold")]
-    lines += [Text("  " + describe(t, seating.names, you)) for t in turns(state.moves)[-3:]]
+             *wrapped(Text(_hand_title(game, seating, you), "bold"), width)]
+    for t in turns(state.moves)[-3:]:
+        lines += wrapped(Text("  " + describe(t, seating.names, you)), width, indent=4)
     lines.append(_layout_title(state.layout))
     lines += layout_lines(state.layout, width)
     lines.append(Text("Hands revealed:", "bold"))
@@ -234,7 +242,7 @@ def hand_end_screen(game: Game, seating: Seating, width: int,
         first = Text(f"  {seating.names[seat]:<{name_width}}  count {result.counts[seat]:>3}  ")
         faces = [Text(tile_face(t)) for t in hand] or [Text("out", QUIET)]
         lines += flow(faces, width, indent=len(first.plain), gap=0, first=first)
-    lines.append(Text(_result_line(game, seating), "bold"))
+    lines += wrapped(Text(_result_line(game, seating), "bold"), width)
     if rules.ante > 0:
         items = [Text(f"{seating.names[s]} {c:+d}") for s, c in enumerate(result.pool)]
         items.append(Text(f"(pool now {game.pool})", QUIET))
@@ -252,9 +260,9 @@ def game_end_screen(game: Game, seating: Seating, seed: int, width: int) -> list
     lines = [Text(f"Game over after {hands} hand{'' if hands == 1 else 's'}.", "bold")]
     if game.winner is not None:
         side = seating.side_name(rules, game.winner)
-        lines.append(Text(f"{_verb(side, 'wins', 'win')} the game with "
-                          f"{game.scores[game.winner]} points (target {rules.target_points}).",
-                          "bold"))
+        lines += wrapped(Text(f"{_verb(side, 'wins', 'win')} the game with "
+                              f"{game.scores[game.winner]} points (target "
+                              f"{rules.target_points}).", "bold"), width)
     items = [Text(f"{seating.side_name(rules, s)} {v}") for s, v in enumerate(game.scores)]
     lines += flow(items, width, indent=14, first=Text("Final scores: ", "bold"))
     if rules.ante > 0:
