@@ -344,3 +344,27 @@ def test_next_turns_search_in_c_equals_the_python_walk(preset, depth):
             assert c_totals == pytest.approx(py_totals, rel=0, abs=1e-9)
             checked += 1
     assert checked >= 10
+
+
+def test_the_hints_reason_names_seats_as_the_screen_does():
+    """A hint that a play leaves open a number an opponent lacks names that opponent as
+    the table calls it, not by a seat number the screen never shows."""
+    from bones.ai.expert import describe
+    from bones.engine.game import deal_hand, new_game, play_unchecked
+    from bones.engine.moves import Play
+    from bones.engine.rules import PRESETS
+    from bones.engine.view import observe
+
+    said = []
+    for seed in range(40):
+        rng = random.Random(seed)
+        game = deal_hand(new_game(PRESETS["block"]), rng)
+        while (state := game.current) is not None:
+            moves = state.legal_moves()
+            if isinstance(moves[0], Play) and state.to_move == 0:
+                view = observe(game, 0)
+                said += [describe(view, p, ["Ana", "Ben"]) for p in view.legal]
+            game = play_unchecked(game, rng.choice(moves))
+    lacking = [s for s in said if "leaves open a number" in s]
+    assert lacking and all("Ben has shown to lack" in s for s in lacking), lacking[:3]
+    assert not any("seat " in s for s in said)

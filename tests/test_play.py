@@ -30,7 +30,7 @@ BONES = [sys.executable, "-m", "bones.cli.main"]
 
 MOVE = r"Your move \([^)]*\): "
 ARM = r"Which arm\? \[[a-z/]+\] "
-NEXT_HAND = r"Press Enter for the next hand "
+NEXT_HAND = r"Press Enter for (?:the next hand|the result of the game) "
 KEYBOARD = r", press Enter "
 FINAL = r"Final scores: [^\r\n]*"
 PROMPTS = [MOVE, ARM, NEXT_HAND, KEYBOARD, FINAL, pexpect.EOF]
@@ -434,13 +434,52 @@ def test_hint_names_a_legal_play_with_a_reason_and_review_follows_the_hand():
     child.sendline("r")
     child.expect([r"the plays that cost the most", r"no play could have done better"])
     child.expect(NEXT_HAND)
-    child.sendline("quit")  # not a command here: just the next hand
+    child.sendline("quit")  # between hands too, quit asks first; declined, the game goes on
+    child.expect(r"Quit this game\? \[y/N\] ")
+    child.sendline("n")
+    child.expect(NEXT_HAND)
+    child.sendline("")
     child.expect(MOVE)
     child.sendcontrol("c")
     child.expect(r"Save the record\? \[y/N\] ")
     child.sendline("n")
     child.expect(pexpect.EOF)
     assert "Traceback" not in transcript(child)
+
+
+def test_the_last_hand_of_a_game_can_be_reviewed_too():
+    """The hand that ends the game is reviewed like any other before the game's result."""
+    child = spawn("--rules", "block", "--seed", "21", "--target", "1")
+    while True:
+        found = child.expect([MOVE, NEXT_HAND, ARM])
+        if found == 1:
+            break
+        child.sendline("l" if found == 2 else "1")
+    assert "result of the game" in child.match.group(0)
+    child.sendline("r")
+    child.expect([r"the plays that cost the most", r"no play could have done better"])
+    child.expect(NEXT_HAND)
+    child.sendline("")
+    child.expect(FINAL)
+    child.expect(pexpect.EOF)
+    assert "Traceback" not in transcript(child)
+
+
+def test_quit_between_hands_leaves_the_game_offering_the_record():
+    child = spawn("--rules", "block", "--seed", "21", "--target", "200")
+    while True:
+        found = child.expect([MOVE, NEXT_HAND, ARM])
+        if found == 1:
+            break
+        child.sendline("l" if found == 2 else "1")
+    child.sendline("quit")
+    child.expect(r"Quit this game\? \[y/N\] ")
+    child.sendline("y")
+    child.expect(r"Save the record\? \[y/N\] ")
+    child.sendline("n")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0 and "Traceback" not in transcript(child)
 
 
 def test_a_person_plays_a_whole_game_against_the_expert_and_an_outside_bot():

@@ -592,8 +592,9 @@ class Judge:
         return total / weight_sum
 
 
-def describe(view: SeatView, play: Play) -> str:
-    """A short reason for a play, for ``hint``: what it keeps and what it sheds."""
+def describe(view: SeatView, play: Play, names: Sequence[str] = ()) -> str:
+    """A short reason for a play, for ``hint``: what it keeps and what it sheds. ``names``
+    are the seats as the screen calls them (else ``seat N``)."""
     beliefs = infer(view)
     rest = [t for t in view.hand if t != play.tile]
     reasons = []
@@ -612,8 +613,9 @@ def describe(view: SeatView, play: Play) -> str:
                    if view.rules.side_of(s) != view.rules.side_of(view.seat)
                    and opened in beliefs.voids[s]]
         if lacking:
-            reasons.append("leaves open a number " + " and ".join(f"seat {s}" for s in lacking)
-                           + " has shown it lacks")
+            who = " and ".join(names[s] if s < len(names) else f"seat {s}" for s in lacking)
+            reasons.append(f"leaves open a number {who} {'have' if len(lacking) > 1 else 'has'} "
+                           "shown to lack")
     return "; ".join(reasons) if reasons else "the best result over the deals it sampled"
 
 

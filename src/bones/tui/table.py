@@ -99,7 +99,7 @@ class Table:
             if self.after_hand is not None:
                 self.after_hand(self.game)
             self._show_hand_end()
-            if not self.game.finished and self.seating.humans:
+            if self.seating.humans:
                 self._between_hands()
         self.terminal.show(game_end_screen(self.game, self.seating, self.seed,
                                            self.terminal.width))
@@ -127,12 +127,26 @@ class Table:
         return humans[0] if len(humans) == 1 else None
 
     def _between_hands(self) -> None:
-        """Wait for the next hand; ``r`` first reviews the people's plays of this one."""
+        """Wait for the next hand (after the last, for the game's result); ``r`` first
+        reviews the people's plays of this one, and ``quit`` leaves as during a hand. Any
+        other answer goes on, as Enter does, so piped answers never stall here."""
+        last = self.game.finished
+        prompt = ("Press Enter for the result of the game (r: review your plays) " if last
+                  else "Press Enter for the next hand (r: review your plays, quit) ")
         while True:
-            answer = self.terminal.ask("Press Enter for the next hand (r: review your plays) ")
-            if answer.strip().lower() not in ("r", "review"):
+            try:
+                answer = self.terminal.ask(prompt).strip().lower()
+            except EOFError:
+                if last:  # input ended with the game: its result is still shown
+                    return
+                raise
+            if answer in ("r", "review"):
+                self._review()
+            elif answer in ("q", "quit") and not last:
+                if self.terminal.confirm("Quit this game?"):
+                    raise QuitGame
+            else:
                 return
-            self._review()
 
     def _review(self) -> None:
         """List each person's costliest plays of the last hand, by an exact solve of the
@@ -147,7 +161,7 @@ class Table:
                 self.terminal.say(f"{name}: no play could have done better"
                                   + (f" ({skipped} too deep to check)" if skipped else "."))
                 continue
-            self.terminal.say(f"{name}: the plays that cost the most (best play in brackets):")
+            self.terminal.say(f"{name}: the plays that cost the most (and the better play):")
             for m in mistakes[:3]:
                 self.terminal.say(f"  {mistake_text(m)}")
             if skipped:
@@ -214,7 +228,8 @@ class Table:
             advice = ExpertBot(random.Random(f"bones-hint:{self.seed}:{len(view.moves)}"),
                                think=0.3).choose(view)
             where = f" on the {advice.end} arm" if advice.end else ""
-            self.terminal.say(f"Hint: play {advice.tile}{where}: {describe(view, advice)}")
+            reason = describe(view, advice, self.seating.names)
+            self.terminal.say(f"Hint: play {advice.tile}{where}: {reason}")
             return None
         if isinstance(command, Quit):
             if self.terminal.confirm("Quit this game?"):
