@@ -329,10 +329,8 @@ def test_a_record_saved_during_the_game_holds_no_seed_until_the_game_is_over() -
     assert '"seed": 424242' in recorder.text(game, final=True)
 
 
-def test_leaving_a_game_tells_its_seed() -> None:
-    child = spawn("--seed", "77")
-    child.expect(MOVE)
-    assert "seed 77" not in current_screen(child)
+def _quit_without_saving(child: pexpect.spawn) -> None:
+    """Type quit, confirm it, decline to save, and wait for the program to end."""
     child.sendline("quit")
     child.expect(r"Quit this game\? \[y/N\] ")
     child.sendline("y")
@@ -340,6 +338,13 @@ def test_leaving_a_game_tells_its_seed() -> None:
     child.sendline("n")
     child.expect(pexpect.EOF)
     child.close()
+
+
+def test_leaving_a_game_tells_its_seed() -> None:
+    child = spawn("--seed", "77")
+    child.expect(MOVE)
+    assert "seed 77" not in current_screen(child)
+    _quit_without_saving(child)
     assert "Seed 77: the same seed and options deal this game again." in transcript(child)
 
 
@@ -447,14 +452,19 @@ def test_hint_names_a_legal_play_with_a_reason_and_review_follows_the_hand():
     assert "Traceback" not in transcript(child)
 
 
-def test_the_last_hand_of_a_game_can_be_reviewed_too():
-    """The hand that ends the game is reviewed like any other before the game's result."""
-    child = spawn("--rules", "block", "--seed", "21", "--target", "1")
+def _first_plays_to_hand_end(child: pexpect.spawn) -> None:
+    """Play the first listed play (the left arm when asked) until the hand ends."""
     while True:
         found = child.expect([MOVE, NEXT_HAND, ARM])
         if found == 1:
-            break
+            return
         child.sendline("l" if found == 2 else "1")
+
+
+def test_the_last_hand_of_a_game_can_be_reviewed_too():
+    """The hand that ends the game is reviewed like any other before the game's result."""
+    child = spawn("--rules", "block", "--seed", "21", "--target", "1")
+    _first_plays_to_hand_end(child)
     assert "result of the game" in child.match.group(0)
     child.sendline("r")
     child.expect([r"the plays that cost the most", r"no play could have done better"])
@@ -467,18 +477,8 @@ def test_the_last_hand_of_a_game_can_be_reviewed_too():
 
 def test_quit_between_hands_leaves_the_game_offering_the_record():
     child = spawn("--rules", "block", "--seed", "21", "--target", "200")
-    while True:
-        found = child.expect([MOVE, NEXT_HAND, ARM])
-        if found == 1:
-            break
-        child.sendline("l" if found == 2 else "1")
-    child.sendline("quit")
-    child.expect(r"Quit this game\? \[y/N\] ")
-    child.sendline("y")
-    child.expect(r"Save the record\? \[y/N\] ")
-    child.sendline("n")
-    child.expect(pexpect.EOF)
-    child.close()
+    _first_plays_to_hand_end(child)
+    _quit_without_saving(child)
     assert child.exitstatus == 0 and "Traceback" not in transcript(child)
 
 
