@@ -20,7 +20,7 @@ from bones.cli.common import positive, progress_bar, seconds
 from bones.cli.options import add_rules_arguments, rules_from_args
 from bones.engine.errors import BonesError
 from bones.record.folder import RecordFolder
-from bones.sim.arena import check_lineup, lineup, play_deals, rotations
+from bones.sim.arena import check_lineup, play_deals, rotations
 from bones.sim.arena_stats import ArenaTally
 from bones.sim.sprt import Sprt
 
@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**9)
     jobs: int = args.jobs
     order = tuple(dict.fromkeys(levels))
-    check_lineup(rules, levels)  # before anything is made, the record folder included
+    seats = check_lineup(rules, levels)  # before anything is made, the record folder too
     if args.sprt and len(order) < 2:
         raise BonesError("--sprt compares two levels, and the lineup has one")
     tally = ArenaTally(rules, order)
@@ -106,8 +106,7 @@ def run(args: argparse.Namespace) -> int:
     if interrupted:
         result["interrupted"] = True
     result.update(seed=seed, rules=rules.to_json(), think=args.think,
-                  lineup=list(lineup(levels, rules.players)),
-                  rotations=len(rotations(lineup(levels, rules.players))))
+                  lineup=list(seats), rotations=len(rotations(seats)))
     if sprt is not None:
         result["sprt"] = {"p0": sprt.p0, "p1": sprt.p1, "alpha": sprt.alpha,
                           "beta": sprt.beta, "llr": tally.sprt_llr(sprt),

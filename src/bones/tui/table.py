@@ -143,10 +143,14 @@ class Table:
             if answer in ("r", "review"):
                 self._review()
             elif answer in ("q", "quit") and not last:
-                if self.terminal.confirm("Quit this game?"):
-                    raise QuitGame
+                self._confirm_quit()
             else:
                 return
+
+    def _confirm_quit(self) -> None:
+        """Leave the game (``QuitGame``) if the person confirms it."""
+        if self.terminal.confirm("Quit this game?"):
+            raise QuitGame
 
     def _review(self) -> None:
         """List each person's costliest plays of the last hand, by an exact solve of the
@@ -232,8 +236,7 @@ class Table:
             self.terminal.say(f"Hint: play {advice.tile}{where}: {reason}")
             return None
         if isinstance(command, Quit):
-            if self.terminal.confirm("Quit this game?"):
-                raise QuitGame
+            self._confirm_quit()
             return None
         if isinstance(command, Unreadable):
             self.terminal.say(f"Unclear: {command.reason}", "red")
