@@ -1,5 +1,6 @@
 """``bones rules``: every preset and option listed, one preset in full, unknown names refused."""
 
+import argparse
 import json
 import subprocess
 import sys
@@ -8,7 +9,9 @@ from pathlib import Path
 import pytest
 
 from bones.cli.main import main
+from bones.cli.options import add_rules_arguments, rules_from_args
 from bones.cli.rules import OPTIONS
+from bones.engine.errors import RulesError
 from bones.engine.rules import OPTION_NAMES, PRESET_SOURCES, PRESETS
 
 
@@ -92,3 +95,30 @@ def test_output_that_cannot_be_written_is_one_line_and_status_1(args):
                               stdout=full, stderr=subprocess.PIPE, text=True)
     assert proc.returncode == 1
     assert proc.stderr == "bones: cannot write the output: No space left on device\n"
+
+
+def _rules_of(*flags: str):
+    parser = argparse.ArgumentParser()
+    add_rules_arguments(parser)
+    return rules_from_args(parser.parse_args(list(flags)))
+
+
+@pytest.mark.parametrize(("flag", "text", "name", "value"), [
+    ("--players", " 3", "players", 3),
+    ("--target", " 100", "target", 100),
+    ("--hand-size", "5 ", "hand_size", 5),
+    ("--ante", "+2", "ante", 2),
+])
+def test_numeric_options_read_whole_numbers_alike_with_spaces_around(flag, text, name, value):
+    assert getattr(_rules_of(flag, text), name) == value
+
+
+@pytest.mark.parametrize(("flag", "text"), [
+    ("--players", "\uff13"), ("--target", "\uff13"), ("--players", "1_0"), ("--target", "1_00"),
+    ("--hand-size", "²"),
+])
+def test_numeric_options_refuse_digits_that_are_not_ascii(flag, text):
+    """Python's ``int`` reads full-width digits and underscores; a rules option must not, and
+    must refuse them the same way whether the option also takes a word or not."""
+    with pytest.raises(RulesError, match="whole number"):
+        _rules_of(flag, text)
