@@ -206,3 +206,16 @@ def test_unfinished_last_hand_is_reported_as_unfinished(tmp_path, capsys):
     assert out["hands"][1] == {"end": "unfinished", "winner": None, "counts": [38, 25, 34],
                                "points": [0, 0, 0], "pool": [-1, -1, -1]}
     assert out["chips"] == [-1, -2, -1] and out["finished"] is False
+
+
+def test_text_report_names_the_seat_where_players_share_a_name(tmp_path, capsys):
+    """Bot games name seats by level; the chips line must still say whose chips are whose."""
+    doc = json.loads((RECORDS / "pool_tie_split.json").read_text())
+    doc["players"] = ["greedy", "greedy", "Caro"]
+    path = tmp_path / "bots.json"
+    path.write_text(json.dumps(doc))
+    assert main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    chips = out.splitlines()[-1]
+    assert chips.startswith("chips: greedy (seat 0) ") and ", greedy (seat 1) " in chips
+    assert ", Caro " in chips and "Caro (seat" not in out

@@ -29,8 +29,17 @@ def side_name(game: Game, side: int, players: tuple[str, ...]) -> str:
     return " & ".join(players[s] if s < len(players) else f"seat {s}" for s in seats)
 
 
+def distinct(players: tuple[str, ...]) -> tuple[str, ...]:
+    """The names with the seat added to any that more than one seat shares (records of bot
+    games name seats by level: ``greedy (seat 0)``, ``greedy (seat 2)``), so every line of
+    the report says whose it is."""
+    return tuple(f"{name} (seat {seat})" if players.count(name) > 1 else name
+                 for seat, name in enumerate(players))
+
+
 def text(game: Game, players: tuple[str, ...]) -> str:
     """A plain-text report: one line per hand, then the game score."""
+    players = distinct(players)
     lines = []
     for number, r in enumerate(game.hand_results(), start=1):
         counts = ", ".join(str(c) for c in r.counts)
