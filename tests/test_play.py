@@ -290,6 +290,28 @@ def test_ctrl_c_offers_to_save_the_record_and_leaves_without_a_traceback(tmp_pat
     assert record.hands[0].moves[0].seat in (0, 1)
 
 
+def test_a_save_that_fails_says_why_and_asks_again(tmp_path: Path) -> None:
+    child = spawn("--rules", "draw", "--seed", "9", cwd=tmp_path)
+    child.expect(MOVE)
+    child.sendintr()
+    child.expect(r"Save the record\? \[y/N\] ")
+    child.sendline("y")
+    child.expect(r"Save it where\? ")
+    child.sendline("no/such/folder/game.json")
+    child.expect(r"Save the record\? \[y/N\] ")  # asked again, not left
+    child.sendline("y")
+    child.expect(r"Save it where\? ")
+    child.sendline("kept.json")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
+    text = plain(transcript(child)).replace("\n", " ")
+    assert "Cannot write the record to no/such/folder/game.json: No such file" in text
+    assert "Record saved to kept.json" in text and "Traceback" not in text
+    record, _ = read_file(tmp_path / "kept.json")
+    assert len(record.hands) == 1
+
+
 def test_ctrl_c_twice_leaves_without_saving() -> None:
     child = spawn("--seed", "2")
     child.expect(MOVE)

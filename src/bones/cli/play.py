@@ -177,18 +177,28 @@ def _leave(table: Table, recorder: _Recorder, path: str | None, status: int) -> 
     """Leave a game early, saving its record: to ``--record``, or where the player says."""
     terminal = table.terminal
     terminal.say(_replay_line(table.seed))
-    try:
-        if path is None:
-            if not terminal.confirm("Save the record?"):
-                return status
-            default = f"bones-{table.seed}.json"
-            path = terminal.ask(f"Save it where? [{default}] ").strip() or default
-        recorder.save(table.game, path)
+    if path is not None:
+        try:
+            recorder.save(table.game, path)
+        except BonesError as exc:
+            print(f"bones: {exc}", file=sys.stderr)
+            return 1
         terminal.say(f"Record saved to {path}.")
+        return status
+    default = f"bones-{table.seed}.json"
+    try:
+        # a place that cannot be written is said, and the player asked again
+        while terminal.confirm("Save the record?"):
+            where = terminal.ask(f"Save it where? [{default}] ").strip() or default
+            try:
+                recorder.save(table.game, where)
+            except BonesError as exc:
+                reason = str(exc)
+                terminal.say(f"{reason[:1].upper()}{reason[1:]}.")
+                continue
+            terminal.say(f"Record saved to {where}.")
+            return status
     except (KeyboardInterrupt, EOFError):
         terminal.say("")
         terminal.say("Left without saving.")
-    except BonesError as exc:
-        print(f"bones: {exc}", file=sys.stderr)
-        return 1
     return status
