@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bones.ai.review import review
+from bones.ai.review import mistake_text, review
 from bones.cli.main import main
 from bones.engine.game import deal_hand, new_game
 from bones.engine.moves import Play
@@ -19,10 +19,15 @@ from bones.engine.state import apply_unchecked, new_hand
 from bones.record import read_file
 from bones.record.writer import undealt
 
+#: Small hands, so that every decision solves: two players, and three (where the review
+#: takes the other two to play together against the seat judged).
+SMALL = {2: PRESETS["block"].replace(hand_size=4), 3: PRESETS["block"].replace(players=3,
+                                                                                hand_size=3)}
 
-def _hand(seed: int, moves: int | None = None):
+
+def _hand(seed: int, moves: int | None = None, players: int = 2):
     rng = random.Random(seed)
-    state = deal_hand(new_game(PRESETS["block"].replace(hand_size=4)), rng).current
+    state = deal_hand(new_game(SMALL[players]), rng).current
     while state.end is None and (moves is None or len(state.moves) < moves):
         state = apply_unchecked(state, rng.choice(state.legal_moves()))
     return state
@@ -44,6 +49,11 @@ def test_a_finished_hand_lists_only_the_seats_own_costly_plays_worst_first():
         for m in mistakes:
             assert isinstance(m.played, Play) and m.played.seat == 0
             assert m.played == hand.moves[m.move_number - 1] and m.best != m.played
+            own = [p for p in hand.moves[:m.move_number]
+                   if isinstance(p, Play) and p.seat == 0]
+            assert m.play_number == len(own)  # counted among the seat's own plays
+            assert mistake_text(m, own=True).startswith(f"your play {m.play_number}: ")
+            assert mistake_text(m).startswith(f"move {m.move_number}: ")
         found += len(mistakes)
     assert found > 0  # random play makes mistakes
 
@@ -61,14 +71,16 @@ def _double_dummy(state, side: int) -> float:
     return max(values) if state.rules.side_of(state.to_move) == side else min(values)
 
 
-def test_a_play_costs_what_a_double_dummy_minimax_of_the_deal_says():
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_play_costs_what_a_double_dummy_minimax_of_the_deal_says(players):
     """The review judges by perfect play of everyone (not by the expert's habits of its
     opponents): its mistakes are exactly the plays a brute-force minimax of the revealed
-    deal rates worse than the best, by the same margins."""
+    deal rates worse than the best, by the same margins. With three players the minimax is
+    paranoid: both others minimise the seat's value, as the review's docstring says."""
     compared = 0
     for seed in range(30):
-        hand = _hand(seed)
-        mistakes, skipped = review(hand, 0, (0, 0))
+        hand = _hand(seed, players=players)
+        mistakes, skipped = review(hand, 0, (0,) * players)
         assert skipped == 0
         expected = {}
         state = new_hand(hand.rules, hand.deal, undealt(hand), hand.leader, hand.opening)
@@ -124,6 +136,7 @@ def test_replay_review_prints_after_the_results_and_names_each_seat(capsys):
     heads = [line for line in review_lines if line.startswith("hand ")]
     assert [h.split(":")[0] for h in heads] == ["hand 1, Ben (seat 1)", "hand 2, Ben (seat 1)"]
     assert sum(line.startswith("  move ") for line in review_lines) <= 2
+    assert "a hand that decides the game 0.5 more" in review_lines[1]  # the legend
 
 
 def test_replay_review_skips_a_hand_still_in_play(capsys):

@@ -1,10 +1,14 @@
 """After a hand: which of a seat's plays cost it the most, judged by an exact solve of the
 revealed deal (every player then plays perfectly with every tile known: a double-dummy
-solve, as bridge players analyse a deal).
+solve, as bridge players analyse a deal). With three or more sides "perfectly" has no one
+meaning, since each plays for itself; the solve takes the other sides to play together
+against the seat judged (the paranoid reading), so a play is blamed only for what it lost
+against every way the others could have played.
 
 A play's cost is the value of the best play at that moment minus the value of the play made,
 in the expert's units (1 is the difference between a tie and a win, a point at stake adds
-0.01). Decisions too deep to solve within the node limit are skipped, not guessed.
+0.01, and a hand that decides the game adds 0.5 to its win or loss: ``COST_LEGEND``).
+Decisions too deep to solve within the node limit are skipped, not guessed.
 
 The judge is the expert's ``Judge`` with its model of the other players switched off: the
 expert expects opponents to play by habit, but a review that blamed a play for not
@@ -24,6 +28,9 @@ from bones.record.writer import undealt
 
 #: Nodes one decision's solve may use, per candidate play.
 REVIEW_NODES = 30_000
+#: The units of a cost, as the review's readers are told them.
+COST_LEGEND = ("cost 2 is a win turned into a loss, 1 a win into a tie; each point at stake "
+               "adds 0.01, and a hand that decides the game 0.5 more")
 #: Costs below this are not mistakes: every exact value is a whole number of hundredths
 #: (a result and its points), so anything smaller is rounding in the sums.
 MIN_COST = 0.005
@@ -33,7 +40,11 @@ MIN_COST = 0.005
 class Mistake:
     """A play that was worse than the best one available."""
 
+    #: The move's place in the hand's moves, draws and passes included, from 1 (as a
+    #: record numbers them) ...
     move_number: int
+    #: ... and among the seat's own plays, from 1 (as the player remembers them).
+    play_number: int
     played: Play
     best: Play
     cost: float
@@ -52,8 +63,10 @@ def review(hand: HandState, seat: int, scores: Sequence[int],
     judge.model_opponents = False
     mistakes: list[Mistake] = []
     skipped = 0
+    plays = 0
     for number, move in enumerate(hand.moves, start=1):
         if move.seat == seat and isinstance(move, Play):
+            plays += 1
             choices = [m for m in state.legal_moves() if isinstance(m, Play)]
             if len(choices) > 1:
                 values = _values(state, choices, judge, node_limit)
@@ -63,16 +76,19 @@ def review(hand: HandState, seat: int, scores: Sequence[int],
                     best = max(values, key=values.__getitem__)
                     cost = values[best] - values[move]
                     if cost > MIN_COST:
-                        mistakes.append(Mistake(number, move, best, cost))
+                        mistakes.append(Mistake(number, plays, move, best, cost))
         state = apply_unchecked(state, move)
     mistakes.sort(key=lambda m: -m.cost)
     return mistakes, skipped
 
 
-def mistake_text(mistake: Mistake) -> str:
-    """One mistake in words, as ``bones play`` and ``bones replay --review`` list it."""
+def mistake_text(mistake: Mistake, own: bool = False) -> str:
+    """One mistake in words. ``bones replay --review`` numbers it by the record's moves;
+    ``bones play`` (``own``) by the player's own plays of the hand, since its screen
+    numbers no moves and a player counts draws and the others' turns by no one's count."""
     played, best = mistake.played, mistake.best
-    return (f"move {mistake.move_number}: {played.tile} on the {played.end or 'table'} "
+    where = f"your play {mistake.play_number}" if own else f"move {mistake.move_number}"
+    return (f"{where}: {played.tile} on the {played.end or 'table'} "
             f"(better: {best.tile} on the {best.end or 'table'}), cost {mistake.cost:.2f}")
 
 

@@ -9,7 +9,7 @@ import sys
 from collections.abc import Iterator
 from typing import Any
 
-from bones.ai.review import mistake_text, review
+from bones.ai.review import COST_LEGEND, mistake_text, review
 from bones.cli.common import positive
 from bones.engine.errors import BonesError
 from bones.engine.game import Game
@@ -84,9 +84,10 @@ def _reviews(game: Game, seats: tuple[int, ...], top: int) -> Iterator[dict[str,
         for seat in seats:
             mistakes, skipped = review(hand, seat, tuple(scores))
             yield {"hand": number, "seat": seat, "skipped": skipped,
-                   "mistakes": [{"move": m.move_number, "play": str(m.played.tile),
-                                 "end": m.played.end, "best": str(m.best.tile),
-                                 "best_end": m.best.end, "cost": round(m.cost, 6),
+                   "mistakes": [{"move": m.move_number, "own_play": m.play_number,
+                                 "play": str(m.played.tile), "end": m.played.end,
+                                 "best": str(m.best.tile), "best_end": m.best.end,
+                                 "cost": round(m.cost, 6),
                                  "text": mistake_text(m)}
                                 for m in mistakes[:top]]}
         scores = [s + p for s, p in zip(scores, result.points, strict=True)]
@@ -94,8 +95,7 @@ def _reviews(game: Game, seats: tuple[int, ...], top: int) -> Iterator[dict[str,
 
 def _print_review(game: Game, record: Record, seats: tuple[int, ...], top: int) -> None:
     print("\nreview: each seat's costliest plays by an exact solve of the revealed deal "
-          "(cost 2 is a win turned into a loss, 1 a win into a tie; each point at stake "
-          "adds 0.01)")
+          f"({COST_LEGEND})")
     for row in _reviews(game, seats, top):
         seat = row["seat"]
         name = record.players[seat] if seat < len(record.players) else f"seat {seat}"

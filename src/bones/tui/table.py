@@ -15,7 +15,7 @@ from collections.abc import Callable
 from bones.ai import Bot, make_bot
 from bones.ai.base import PlayedFor, close_bot
 from bones.ai.expert import ExpertBot, describe
-from bones.ai.review import mistake_text, review
+from bones.ai.review import COST_LEGEND, mistake_text, review
 from bones.engine.errors import IllegalMove
 from bones.engine.game import Game, deal_hand, new_game, play
 from bones.engine.moves import Draw, Pass, Play
@@ -158,6 +158,7 @@ class Table:
         hand = self.game.hands[-1]
         before = tuple(s - p for s, p in zip(self.game.scores, self.game.results[-1].points,
                                              strict=True))
+        self.terminal.say(f"Judged by an exact solve of the revealed deal ({COST_LEGEND}).")
         for seat in self.seating.humans:
             mistakes, skipped = review(hand, seat, before)
             name = self.seating.names[seat]
@@ -167,7 +168,7 @@ class Table:
                 continue
             self.terminal.say(f"{name}: the plays that cost the most (and the better play):")
             for m in mistakes[:3]:
-                self.terminal.say(f"  {mistake_text(m)}")
+                self.terminal.say(f"  {mistake_text(m, own=True)}")
             if skipped:
                 self.terminal.say(f"  ({skipped} decisions were too deep to check)")
 
