@@ -100,3 +100,49 @@ def test_an_interrupted_arena_reports_and_saves_the_deals_it_finished(tmp_path):
     assert err == f"bones: interrupted after {result['deals']} of 400 deals; the results so far:\n"
     assert json.loads((folder / "arena.json").read_text()) == result
     assert len(list(folder.glob("deal-*.json"))) == 2 * result["deals"]
+
+
+def _interrupt_when(proc: subprocess.Popen[str], ready) -> tuple[str, str]:
+    """Press Ctrl-C once ``ready()`` holds (or after a minute), and collect the output."""
+    try:
+        deadline = time.monotonic() + 60
+        while not ready() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        os.killpg(proc.pid, signal.SIGINT)
+        return proc.communicate(timeout=60)
+    finally:
+        if not _gone(proc.pid):
+            os.killpg(proc.pid, signal.SIGKILL)
+
+
+@pytest.mark.skipif(os.name != "posix", reason="process groups and SIGINT are POSIX")
+@pytest.mark.timeout(120)
+def test_an_interrupted_simulation_reports_and_saves_the_games_it_finished(tmp_path):
+    folder = tmp_path / "series"
+    proc = subprocess.Popen([str(BONES), "simulate", "--bots", "greedy", "--games", "100000",
+                             "--seed", "1", "--jobs", "2", "--json", "--record", str(folder)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    out, err = _interrupt_when(proc, lambda: len(list(folder.glob("game-*.json"))) >= 4)
+    assert proc.returncode == 130, err
+    result = json.loads(out)
+    assert result["interrupted"] is True and 4 <= result["games"] < 100_000
+    assert err == (f"bones: interrupted after {result['games']} of 100000 games; the results "
+                   "so far:\n")
+    assert len(list(folder.glob("game-*.json"))) == result["games"]
+
+
+@pytest.mark.skipif(os.name != "posix", reason="process groups and SIGINT are POSIX")
+@pytest.mark.timeout(120)
+def test_an_interrupted_fast_simulation_reports_the_chunks_it_finished():
+    proc = subprocess.Popen([str(BONES), "simulate", "--bots", "random", "--hands", "50000000",
+                             "--seed", "1", "--jobs", "2", "--json"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    started = time.monotonic()
+    out, err = _interrupt_when(proc, lambda: time.monotonic() > started + 6)
+    assert proc.returncode == 130, err
+    result = json.loads(out)
+    hands = result["hands"]
+    assert result["interrupted"] is True and 0 < hands < 50_000_000 and hands % 50_000 == 0
+    assert err == f"bones: interrupted after {hands} of 50000000 hands; the results so far:\n"

@@ -3,20 +3,16 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import os
 import random
-import signal
 import sys
-import threading
-from collections.abc import Iterator
 
 from rich.console import Console
 from rich.table import Table
 
 from bones.ai.base import LEVELS
-from bones.cli.common import positive, progress_bar, seconds
+from bones.cli.common import held_interrupts, positive, progress_bar, seconds
 from bones.cli.options import add_rules_arguments, rules_from_args
 from bones.engine.errors import BonesError
 from bones.record.folder import RecordFolder
@@ -85,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
             task = progress.add_task("arena deals", total=args.games)
             for outcome in play_deals(rules, levels, seed, args.games, jobs, args.think,
                                       chunk=chunk, records=folder is not None):
-                with _held_interrupts():  # the tally and the records hold the same deals
+                with held_interrupts():  # the tally and the records hold the same deals
                     tally.add(outcome)
                     if folder is not None:
                         folder.add(outcome.index, outcome.records)
@@ -119,27 +115,6 @@ def run(args: argparse.Namespace) -> int:
     else:
         _print(result, Console())
     return 130 if interrupted else 0
-
-
-@contextlib.contextmanager
-def _held_interrupts() -> Iterator[None]:
-    """Ctrl-C during one deal's bookkeeping takes effect once it is done, so an interrupted
-    match reports and saves whole deals: every deal tallied has its records, and no record
-    is of a deal left out of the tally."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    caught: list[int] = []
-    previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-        if caught and previous is not signal.SIG_IGN:
-            if callable(previous):
-                previous(signal.SIGINT, None)  # raises, as Python's and main's handlers do
-            else:
-                raise KeyboardInterrupt
 
 
 def _pct(x: float | None) -> str:

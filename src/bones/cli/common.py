@@ -1,10 +1,15 @@
-"""Small pieces the sub-commands share: argument types, the progress bar, rules in words."""
+"""Small pieces the sub-commands share: argument types, the progress bar, Ctrl-C held over
+bookkeeping, rules in words."""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
+import signal
+import threading
+from collections.abc import Iterator
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -36,6 +41,27 @@ def seconds(text: str) -> float:
     if value > MAX_THINK:
         raise argparse.ArgumentTypeError(f"must be at most {MAX_THINK:g} seconds, not {text}")
     return value
+
+
+@contextlib.contextmanager
+def held_interrupts() -> Iterator[None]:
+    """Ctrl-C during one result's bookkeeping takes effect once it is done, so a run stopped
+    by hand reports and saves whole results: every deal (or game) tallied has its records,
+    and no record is of one left out of the tally."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if caught and previous is not signal.SIG_IGN:
+            if callable(previous):
+                previous(signal.SIGINT, None)  # raises, as Python's and main's handlers do
+            else:
+                raise KeyboardInterrupt
 
 
 def progress_bar(console: Console, disable: bool) -> Progress:

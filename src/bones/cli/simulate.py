@@ -10,13 +10,14 @@ import argparse
 import json
 import os
 import random
+import sys
 from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table
 
 from bones.ai.base import LEVELS
-from bones.cli.common import positive, progress_bar, rules_name, seconds
+from bones.cli.common import held_interrupts, positive, progress_bar, rules_name, seconds
 from bones.cli.options import add_rules_arguments, rules_from_args
 from bones.engine.errors import BonesError
 from bones.engine.rules import Rules
@@ -77,44 +78,63 @@ def run(args: argparse.Namespace) -> int:
     total = args.hands if unit == "hands" else (args.games or 100)
     err = Console(stderr=True)
     if set(levels) == {"random"} and not args.record:
-        summary = _fast(rules, seed, unit, total, args, err)
+        summary, interrupted = _fast(rules, seed, unit, total, args, err)
     else:
-        summary = _refereed(rules, levels, seed, unit, total, args, err)
+        summary, interrupted = _refereed(rules, levels, seed, unit, total, args, err)
+    if interrupted:
+        done = summary.games if unit == "games" else summary.hands
+        print(f"bones: interrupted after {done} of {total} {unit}; the results so far:",
+              file=sys.stderr)
     if args.json:
-        print(json.dumps(summary.to_json()))
+        doc = summary.to_json()
+        if interrupted:
+            doc["interrupted"] = True
+        print(json.dumps(doc))
     else:
         Console().print(*tables(summary))
-    return 0
+    return 130 if interrupted else 0
 
 
 def _fast(rules: Rules, seed: int, unit: Unit, total: int, args: argparse.Namespace,
-          err: Console) -> Summary:
-    """Every seat random and nothing to record: the fast path plays exactly that."""
+          err: Console) -> tuple[Summary, bool]:
+    """Every seat random and nothing to record: the fast path plays exactly that. Also
+    whether Ctrl-C stopped it (the summary is then of the chunks finished)."""
     with progress_bar(err, disable=args.quiet or not err.is_terminal) as progress:
         task = progress.add_task(f"{unit} (fast path)", total=total)
         series = fast_series(rules, seed, unit, total, args.jobs,
                              lambda n: progress.advance(task, n))
-    return summary_of(series, seed, unit)
+    return summary_of(series, seed, unit), series.interrupted
 
 
 def _refereed(rules: Rules, levels: tuple[str, ...], seed: int, unit: Unit, total: int,
-              args: argparse.Namespace, err: Console) -> Summary:
-    """Bots asked move by move through their seat's view, by the referee."""
+              args: argparse.Namespace, err: Console) -> tuple[Summary, bool]:
+    """Bots asked move by move through their seat's view, by the referee. Also whether
+    Ctrl-C stopped the series: a long run stopped by hand still reports (and saves) the
+    games it finished."""
     tally = Tally(rules, levels, seed, unit)
     recorder = Recorder(Path(args.record)) if args.record else None
     outcomes = play_series(rules, levels, seed, games=total if unit == "games" else None,
                            hands=total if unit == "hands" else None, jobs=args.jobs,
                            keep_records=recorder is not None, think=args.think)
-    with progress_bar(err, disable=args.quiet or not err.is_terminal) as progress:
-        task = progress.add_task(f"{unit}", total=total)
-        for outcome in outcomes:
-            tally.add(outcome)
-            if recorder is not None:
-                recorder.add(outcome)
-            progress.advance(task, 1 if unit == "games" else len(outcome.results))
+    finished = 0
+    interrupted = False
+    try:
+        with progress_bar(err, disable=args.quiet or not err.is_terminal) as progress:
+            task = progress.add_task(f"{unit}", total=total)
+            for outcome in outcomes:
+                with held_interrupts():  # the tally and the records hold the same games
+                    tally.add(outcome)
+                    if recorder is not None:
+                        recorder.add(outcome)
+                    finished += 1
+                progress.advance(task, 1 if unit == "games" else len(outcome.results))
+    except KeyboardInterrupt:
+        if finished == 0:
+            raise
+        interrupted = True
     if recorder is not None:
         recorder.close()
-    return tally.summary()
+    return tally.summary(), interrupted
 
 
 

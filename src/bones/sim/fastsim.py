@@ -47,23 +47,32 @@ class FastSeries:
 
     totals: Totals
     cut_short: int
+    #: Ctrl-C stopped the series: the totals are those of the chunks finished.
+    interrupted: bool = False
 
 
 def fast_series(rules: Rules, seed: int, unit: Unit, total: int, jobs: int = 1,
                 progress: Callable[[int], None] | None = None) -> FastSeries:
-    """Play ``total`` random hands or games; ``progress`` hears each chunk's count."""
+    """Play ``total`` random hands or games; ``progress`` hears each chunk's count. Ctrl-C
+    (``KeyboardInterrupt``) stops the series: once a chunk is done, the chunks finished are
+    returned, marked ``interrupted``; before that, the interrupt goes on up."""
     size = HANDS_PER_CHUNK if unit == "hands" else GAMES_PER_CHUNK
     chunks = [FastChunk(rules, seed, i, unit, min(size, total - start))
               for i, start in enumerate(range(0, total, size))]
-    totals = zero_totals(rules)
-    cut_short = 0
-    with Workers(min(jobs, len(chunks))) as workers:
-        for chunk, part in zip(chunks, workers.map(play_chunk, chunks), strict=True):
-            totals = totals + part
-            cut_short += part.hands > part.game_hands  # hands of a game that did not end
-            if progress is not None:
-                progress(chunk.count)
-    return FastSeries(totals, cut_short)
+    series = FastSeries(zero_totals(rules), 0)  # of the chunks finished so far
+    try:
+        with Workers(min(jobs, len(chunks))) as workers:
+            for chunk, part in zip(chunks, workers.map(play_chunk, chunks), strict=True):
+                # one assignment: an interrupt never finds the totals and the count apart
+                series = FastSeries(series.totals + part, series.cut_short
+                                    + (part.hands > part.game_hands))  # a game not ended
+                if progress is not None:
+                    progress(chunk.count)
+    except KeyboardInterrupt:
+        if series.totals.hands == 0:
+            raise
+        return FastSeries(series.totals, series.cut_short, interrupted=True)
+    return series
 
 
 def summary_of(series: FastSeries, seed: int, unit: Unit) -> Summary:
