@@ -37,6 +37,12 @@ FIELDS: Final = (
 
 Params = tuple[int, ...]
 
+#: The largest ``target`` and ``ante`` the C path takes: its totals are 64-bit, and a run of
+#: hands must not overflow them. Larger ones (the rules allow any whole number) are played
+#: on the pure path, whose integers have no bound (``c_can_play``).
+C_MAX_TARGET: Final = 1 << 62
+C_MAX_ANTE: Final = (1 << 31) - 1
+
 #: How a hand ended, in raw traces.
 OUT: Final = 0
 BLOCKED: Final = 1
@@ -79,3 +85,9 @@ def params(rules: Rules) -> Params:
         POOL[rules.pool],
         POOL_TIE[rules.pool_tie],
     )
+
+
+def c_can_play(p: Params) -> bool:
+    """Whether the C path takes these rules: every option but ``target`` and ``ante`` is
+    bounded by the set already."""
+    return p[FIELDS.index("target")] <= C_MAX_TARGET and p[FIELDS.index("ante")] <= C_MAX_ANTE

@@ -18,7 +18,7 @@ from typing import Literal
 
 from bones.engine.rules import Rules
 from bones.fast import pure
-from bones.fast.params import Params, params
+from bones.fast.params import C_MAX_ANTE, C_MAX_TARGET, Params, c_can_play, params
 from bones.fast.results import RawHand
 
 Backend = Literal["c", "python"]
@@ -80,7 +80,13 @@ def run(rules: Rules, rng: random.Random, count: int, unit: Literal["games", "ha
         raise ValueError(f"{unit} must be a whole number of at least 0, not {count!r}")
     p = params(rules)
     by_hands = unit == "hands"
-    if _resolve(rng, backend) == "python":
+    chosen = _resolve(rng, backend)
+    if chosen == "c" and not c_can_play(p):
+        if backend == "c":
+            raise ValueError(f"the C path takes a target of at most {C_MAX_TARGET} and an ante "
+                             f"of at most {C_MAX_ANTE}; use backend='python'")
+        chosen = "python"  # the same game, with integers that have no bound
+    if chosen == "python":
         return pure.run(p, rng, count, by_hands, trace)
     assert _c_run is not None
     version, words, gauss = rng.getstate()
