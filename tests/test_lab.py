@@ -49,10 +49,28 @@ def test_a_range_and_a_list_are_read_like_the_rules_flags():
 @pytest.mark.parametrize("text", [
     "bogus", "players", "players=6..3", "players=a..b", "players=x", "spinner=wide",
     "spinner=1..2", "draw=maybe", "set=7", "set=7..8", "players=3,3", "players=2..5000",
-    "target=\u00b2,100", "players=\u00b2",
+    "target=\u00b2,100", "players=\u00b2", "players=--3", "target=--100", "set=--6",
+    "players=\uff13", "players=\u0663..\u0664", "players=2..1_0", "players=3_0",
 ])
 def test_a_vary_flag_no_rule_set_could_have_is_refused(text):
     with pytest.raises(VaryError, match=r"^--vary "):
+        parse_vary(text)
+
+
+def test_numbers_are_read_as_the_options_own_flags_read_them():
+    """``--players +3`` and ``--players ' 3'`` are 3, so the same values in a list are too."""
+    assert parse_vary("players=+3, 4").values == (3, 4)
+    assert parse_vary("players= 2..+3").values == (2, 3)
+
+
+@pytest.mark.parametrize("text", [
+    "players=-1", "players=0,3", "players=1..3", "target=0", "target=-5,pagat", "ante=-1",
+    "reserve=-1", "hand_size=0", "hand_size=-2..2",
+])
+def test_a_number_below_the_options_least_is_refused_not_skipped(text):
+    """No rule set has one player or a negative ante, whatever the other options: that is a
+    mistake in the command (refused), not a combination that cannot be dealt (skipped)."""
+    with pytest.raises(VaryError, match="at least"):
         parse_vary(text)
 
 
@@ -81,7 +99,7 @@ def test_an_option_varied_twice_is_refused():
 # -- running -------------------------------------------------------------------------------
 
 def test_chunks_cover_the_hands_asked_for():
-    assert chunk_sizes(5, 2) == [2, 2, 1]
+    assert list(chunk_sizes(5, 2)) == [2, 2, 1]
     assert sum(chunk_sizes(123_457)) == 123_457
 
 

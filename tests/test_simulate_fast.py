@@ -83,3 +83,26 @@ def test_a_hands_series_counts_the_game_it_cut_short(capsys, options):
     leftover = out["hands"] - out["hands_per_game"] * finished
     assert leftover > -0.5
     assert out["games"] == finished + (leftover > 0.5)
+
+
+def test_any_count_starts_at_once_and_ctrl_c_keeps_the_chunks_finished(monkeypatch):
+    """Chunks are made as they are read, so a count of 10**30 hands costs no memory up front;
+    Ctrl-C (here raised from the progress callback after the first chunk) returns that chunk,
+    marked interrupted; Ctrl-C before any chunk is done goes on up. The lab's chunks are as
+    lazy."""
+    import bones.sim.fastsim as fastsim
+    from bones.engine.rules import PRESETS
+    from bones.lab.running import CHUNK, chunk_sizes
+
+    def stop(_: object) -> None:
+        raise KeyboardInterrupt
+
+    block = PRESETS["block"]
+    series = fastsim.fast_series(block, 1, "hands", 10**30, jobs=1, progress=stop)
+    assert series.interrupted and series.totals.hands == fastsim.HANDS_PER_CHUNK
+    whole = fastsim.fast_series(block, 1, "hands", fastsim.HANDS_PER_CHUNK, jobs=1)
+    assert not whole.interrupted and whole.totals == series.totals
+    monkeypatch.setattr(fastsim, "play_chunk", stop)
+    with pytest.raises(KeyboardInterrupt):
+        fastsim.fast_series(block, 1, "hands", 10**30, jobs=1)
+    assert next(iter(chunk_sizes(10**30))) == CHUNK

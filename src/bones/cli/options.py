@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import re
 from pathlib import Path
 from typing import Any
 
 from bones.cli.rules import OPTIONS
 from bones.engine.errors import RulesError
-from bones.engine.rules import OPTION_NAMES, PRESETS, Rules, rules_from_json
+from bones.engine.rules import OPTION_NAMES, PRESETS, Rules, read_whole, rules_from_json
 from bones.record.reader import is_unreadable, json_fault, strict_json
 
 _BOOLEAN = ("partnerships", "draw", "call_block")
@@ -35,22 +34,14 @@ def add_rules_arguments(parser: argparse.ArgumentParser, default: str = "block")
             group.add_argument(flag, dest=name, metavar="VALUE", default=None, help=text)
 
 
-def _whole(text: str) -> int | None:
-    """``text`` as a whole number written in ASCII digits (spaces around it allowed), else
-    ``None``: the same reading for every numeric option, so ``--players ' 3'`` and
-    ``--target ' 100'`` are both accepted and a full-width digit is refused by both."""
-    stripped = text.strip()
-    return int(stripped) if re.fullmatch(r"[+-]?[0-9]+", stripped) else None
-
-
 def _value(name: str, text: str) -> Any:
     if name in _INTEGER:
-        number = _whole(text)
+        number = read_whole(text)
         if number is None:
             raise RulesError(name, f"must be a whole number, not {text!r}")
         return number
     if name in _INT_OR_WORD:
-        number = _whole(text)
+        number = read_whole(text)
         return number if number is not None else text
     return text
 

@@ -7,6 +7,7 @@ All validation lives in ``Rules.__post_init__`` so an undealable rules object ca
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
@@ -140,25 +141,44 @@ def is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+#: The least whole number each numeric option may be (``target`` and ``hand_size`` may
+#: also be words); any larger one is a value of the option, dealable or not.
+LEAST: dict[str, int] = {"players": 2, "reserve": 0, "ante": 0, "target": 1, "hand_size": 1}
+
+
+def read_whole(text: str) -> int | None:
+    """An option's value written as text (a command-line flag, a ``--vary`` list) as a whole
+    number: ASCII digits with an optional sign, spaces around allowed; else ``None``. One
+    reading for every command, so none accepts what Python's ``int`` also reads (full-width
+    or other scripts' digits, ``1_000``) where another refuses it.
+
+    >>> read_whole(" 3"), read_whole("+2"), read_whole("1_0"), read_whole("\uff13")
+    (3, 2, None, None)
+    """
+    stripped = text.strip()
+    return int(stripped) if re.fullmatch(r"[+-]?[0-9]+", stripped) else None
+
+
 def _validate(r: Rules) -> None:
     """Check types, ranges and dealability; raise ``RulesError`` naming the first bad option."""
     if not is_int(r.set) or r.set not in SETS:
         raise _fail("set", f"must be one of 6, 9, 12, 15, 18, not {r.set!r}")
-    if not is_int(r.players) or r.players < 2:
-        raise _fail("players", f"must be a whole number of at least 2, not {r.players!r}")
+    if not is_int(r.players) or r.players < LEAST["players"]:
+        raise _fail("players", f"must be a whole number of at least {LEAST['players']}, "
+                    f"not {r.players!r}")
     for name in ("partnerships", "draw", "call_block"):
         if not isinstance(getattr(r, name), bool):
             raise _fail(name, f"must be true or false, not {getattr(r, name)!r}")
     for name in ("reserve", "ante"):
         value = getattr(r, name)
-        if not is_int(value) or value < 0:
-            raise _fail(name, f"must be a whole number of at least 0, not {value!r}")
+        if not is_int(value) or value < LEAST[name]:
+            raise _fail(name, f"must be a whole number of at least {LEAST[name]}, not {value!r}")
     for name, choices in _CHOICES.items():
         value = getattr(r, name)
         if value not in choices:
             listed = ", ".join(f'"{c}"' for c in choices)
             raise _fail(name, f"must be one of {listed}, not {value!r}")
-    if r.target != "pagat" and (not is_int(r.target) or r.target < 1):
+    if r.target != "pagat" and (not is_int(r.target) or r.target < LEAST["target"]):
         raise _fail("target", f'must be a whole number of at least 1 or "pagat", not {r.target!r}')
     if r.partnerships and r.players != 4:
         raise _fail("partnerships", f"needs exactly 4 players, not {r.players}")
@@ -195,7 +215,7 @@ def _resolved_hand_size(r: Rules) -> int:
                 f'"pool" leaves no tiles to deal to {r.players} players from double-{r.set}',
             )
         return size
-    if not is_int(hs) or hs < 1:
+    if not is_int(hs) or hs < LEAST["hand_size"]:
         raise _fail("hand_size", f'must be a whole number of at least 1, "standard" or "pool", '
                     f"not {hs!r}")
     return hs

@@ -3,10 +3,11 @@
 A flag names an option of ``spec/rules.md`` and its values: ``spinner`` alone takes every
 value of an option that has a fixed list (the booleans, the enumerations and ``set``);
 ``players=3..6`` a range of whole numbers; ``target=50,100,pagat`` a list. Values are read
-as the rules flags read them. A value that no rule set could have (``spinner=wide``,
-``players=x``) is a mistake in the command and refused at once; a combination that cannot
-be dealt (seven players from double-six) is a fact about the rules, so it becomes a skipped
-grid point carrying the engine's reason, and the rest of the grid still runs.
+as the rules flags read them (``read_whole``). A value that no rule set could have
+(``spinner=wide``, ``players=x``, ``players=1``) is a mistake in the command and refused at
+once; a combination that cannot be dealt (seven players from double-six) is a fact about
+the rules, so it becomes a skipped grid point carrying the engine's reason, and the rest of
+the grid still runs.
 
 >>> [point.label for point in expand(Rules(), [parse_vary("players=2..3")])]
 ['players 2', 'players 3']
@@ -21,7 +22,7 @@ from dataclasses import dataclass
 from typing import Literal, get_args, get_origin
 
 from bones.engine.errors import BonesError, RulesError
-from bones.engine.rules import OPTION_NAMES, SETS, Rules
+from bones.engine.rules import LEAST, OPTION_NAMES, SETS, Rules, read_whole
 
 #: An option's value as ``Rules`` holds it.
 Value = bool | int | str
@@ -128,15 +129,15 @@ def _range(text: str, option: str, kind: str, spec: str) -> tuple[int, ...]:
     low_text, _, high_text = spec.partition("..")
     if kind not in ("int", "int|words"):
         raise VaryError(text, f"{option} is not a number, so it takes a list, not a range")
-    try:
-        low, high = int(low_text), int(high_text)
-    except ValueError:
-        raise VaryError(text, f"a range is two whole numbers A..B, not {spec!r}") from None
+    low, high = read_whole(low_text), read_whole(high_text)
+    if low is None or high is None:
+        raise VaryError(text, f"a range is two whole numbers A..B, not {spec!r}")
     if low > high:
         raise VaryError(text, f"the range {low}..{high} is empty")
     if high - low >= MAX_POINTS:
         raise VaryError(text, f"the range {low}..{high} has more than {MAX_POINTS} values")
     if option != "set":
+        _at_least(text, option, low)
         return tuple(range(low, high + 1))
     sets = tuple(s for s in SETS if low <= s <= high)
     if not sets:
@@ -150,15 +151,25 @@ def _one(text: str, option: str, kind: str, words: tuple[str, ...], part: str) -
         if part.lower() in ("true", "false"):
             return part.lower() == "true"
         raise VaryError(text, f"{option} is true or false, not {part!r}")
-    if kind in ("int", "int|words") and part.lstrip("-").isdecimal():
-        value = int(part)
+    value = read_whole(part) if kind in ("int", "int|words") else None
+    if value is not None:
         if option == "set" and value not in SETS:
             raise VaryError(text, f"set is one of {', '.join(map(str, SETS))}, not {value}")
+        _at_least(text, option, value)
         return value
     if part in words:
         return part
     allowed = [*(["a whole number"] if kind != "words" else []), *(f'"{w}"' for w in words)]
     raise VaryError(text, f"{option} is {' or '.join(allowed)}, not {part!r}")
+
+
+def _at_least(text: str, option: str, value: int) -> None:
+    """Refuse a number below the option's least (``players=1``, ``ante=-1``): no rule set
+    has it, whatever the other options, so it is a mistake in the command, not a grid point
+    to skip."""
+    least = LEAST.get(option)
+    if least is not None and value < least:
+        raise VaryError(text, f"{option} is a whole number of at least {least}, not {value}")
 
 
 def expand(base: Rules, variations: Sequence[Variation]) -> list[GridPoint]:

@@ -10,6 +10,7 @@ last cut short, so a few hands per chunk come from a game that never finishes.
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -52,14 +53,18 @@ def chunk_rng(seed: int, point: int, chunk: int) -> random.Random:
     return random.Random(f"{seed}:{point}:{chunk}")
 
 
-def chunk_sizes(hands: int, chunk: int = CHUNK) -> list[int]:
-    """``hands`` cut into chunks of ``chunk``, the last one shorter.
+def chunk_sizes(hands: int, chunk: int = CHUNK) -> Iterator[int]:
+    """``hands`` cut into chunks of ``chunk``, the last one shorter; made as they are read,
+    so any count a user types costs no memory up front (Ctrl-C stops a run too long).
 
-    >>> chunk_sizes(45_000)
+    >>> list(chunk_sizes(45_000))
     [20000, 20000, 5000]
     """
     full, rest = divmod(hands, chunk)
-    return [chunk] * full + ([rest] if rest else [])
+    for _ in range(full):
+        yield chunk
+    if rest:
+        yield rest
 
 
 def play_chunk(job: Chunk) -> Counts:
@@ -77,11 +82,13 @@ def run_lab(points: Sequence[GridPoint], hands: int, seed: int, jobs: int = 1, *
     """Play ``hands`` random hands of every dealable grid point and measure them; rows come
     in grid order, skipped points included. ``progress`` is called with each chunk's hands
     as it is counted."""
-    work = [Chunk(p.rules, seed, p.index, c, size)
+    work = (Chunk(p.rules, seed, p.index, c, size)
             for p in points if p.rules is not None
-            for c, size in enumerate(chunk_sizes(hands, chunk))]
+            for c, size in enumerate(chunk_sizes(hands, chunk)))
+    chunks = -(-hands // chunk) * sum(p.rules is not None for p in points)
+    jobs_for, done = itertools.tee(work)  # the workers read ahead of the results
     merged: dict[int, Counts] = {}
-    for job, counts in zip(work, _played(work, jobs), strict=True):
+    for job, counts in zip(done, _played(jobs_for, min(jobs, chunks)), strict=True):
         merged[job.point] = merged.get(job.point, Counts()) + counts
         if progress is not None:
             progress(job.hands)
@@ -95,8 +102,8 @@ def run_lab(points: Sequence[GridPoint], hands: int, seed: int, jobs: int = 1, *
     return rows
 
 
-def _played(work: Sequence[Chunk], jobs: int) -> Iterator[Counts]:
+def _played(work: Iterator[Chunk], jobs: int) -> Iterator[Counts]:
     """Each chunk's counts, in the order of ``work``, from ``jobs`` processes. Spawned, not
     forked: the caller may be running a progress bar's thread."""
-    with Workers(min(jobs, len(work))) as workers:
+    with Workers(max(1, jobs)) as workers:
         yield from workers.map(play_chunk, work)

@@ -8,6 +8,7 @@ depend on the seed and the count, never on ``--jobs``.
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -57,12 +58,14 @@ def fast_series(rules: Rules, seed: int, unit: Unit, total: int, jobs: int = 1,
     (``KeyboardInterrupt``) stops the series: once a chunk is done, the chunks finished are
     returned, marked ``interrupted``; before that, the interrupt goes on up."""
     size = HANDS_PER_CHUNK if unit == "hands" else GAMES_PER_CHUNK
-    chunks = [FastChunk(rules, seed, i, unit, min(size, total - start))
-              for i, start in enumerate(range(0, total, size))]
+    # made as they are read (a range is lazy), so any count typed costs no memory up front
+    chunks = (FastChunk(rules, seed, i, unit, min(size, total - start))
+              for i, start in enumerate(range(0, total, size)))
+    jobs_for, done = itertools.tee(chunks)  # the workers read ahead of the results
     series = FastSeries(zero_totals(rules), 0)  # of the chunks finished so far
     try:
-        with Workers(min(jobs, len(chunks))) as workers:
-            for chunk, part in zip(chunks, workers.map(play_chunk, chunks), strict=True):
+        with Workers(max(1, min(jobs, -(-total // size)))) as workers:
+            for chunk, part in zip(done, workers.map(play_chunk, jobs_for), strict=True):
                 # one assignment: an interrupt never finds the totals and the count apart
                 series = FastSeries(series.totals + part, series.cut_short
                                     + (part.hands > part.game_hands))  # a game not ended
