@@ -6,7 +6,7 @@ import json
 import pytest
 from rich.console import Console
 
-from bones.cli.lab import tables
+from bones.cli.lab import _cell, tables
 from bones.cli.main import main
 from bones.engine.rules import PRESETS, SETS, Rules
 from bones.fast.reference import random_hands, tally
@@ -258,3 +258,40 @@ def test_bad_vary_input_is_one_line_and_status_1(capsys, flag):
     assert out == ""
     assert err.startswith("bones: --vary ") and err.count("\n") == 1
     assert "Traceback" not in err
+
+
+def test_a_grid_too_wide_for_80_columns_shortens_values_never_numbers():
+    variations = [parse_vary("lead"), parse_vary("opening"), parse_vary("score")]
+    rows = run_lab(expand(PRESETS["block"], variations), 2000, 1)
+    narrow = Console(width=80, record=True)
+    for table in tables("block", variations, rows):
+        narrow.print(table)
+    text = narrow.export_text()
+    assert max(len(line.rstrip()) for line in text.splitlines()) <= 80
+    for row in rows:  # every figure printed whole: value and interval
+        m = row.metrics
+        assert m is not None
+        for cell in (_cell(m.leader_advantage, 100, sign=True), _cell(m.blocked, 100),
+                     _cell(m.tied, 100), _cell(m.points_per_hand, 1),
+                     _cell(m.hands_per_game, 1)):
+            assert f" {cell} " in text, cell
+    assert "others-m…" in text  # the value that did not fit is shortened instead
+
+
+def test_a_plot_folder_that_cannot_be_written_is_refused_before_any_hand(capsys, tmp_path,
+                                                                        monkeypatch):
+    import bones.cli.lab as lab_cli
+
+    def never(*args, **kwargs):
+        raise AssertionError("hands were played before the plot folder was checked")
+
+    monkeypatch.setattr(lab_cli, "run_lab", never)
+    taken = tmp_path / "afile"
+    taken.write_text("")
+    assert main(["lab", "--quiet", "--hands", "10", "--plot", str(taken)]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and err == f"bones: cannot make plot directory {taken}: File exists\n"
+    with pytest.raises(SystemExit) as stop:  # an empty name would plot nothing, silently
+        main(["lab", "--quiet", "--hands", "10", "--plot", ""])
+    assert stop.value.code == 2
+    assert "--plot: needs a folder" in capsys.readouterr().err

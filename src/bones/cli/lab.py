@@ -52,11 +52,18 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                    help="worker processes; the results do not depend on it "
                    "(default: all cores)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--plot", metavar="DIR",
+    p.add_argument("--plot", metavar="DIR", type=_folder,
                    help="write lab-<metric>.png and .svg into DIR, with error bars")
     p.add_argument("--quiet", action="store_true", help="no progress bar, no list of plots")
     add_rules_arguments(p)
     p.set_defaults(run=run, long_run=True)
+
+
+def _folder(text: str) -> str:
+    """A folder name for ``--plot``: an empty one would silently plot nothing."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("needs a folder to write the plots in")
+    return text
 
 
 def _cores() -> int:
@@ -74,6 +81,10 @@ def run(args: argparse.Namespace) -> int:
     points = expand(base, variations)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**9)
     dealable = sum(p.rules is not None for p in points)
+    if args.plot:
+        from bones.lab.plotting import prepare  # matplotlib loads only when plotting
+
+        prepare(Path(args.plot))  # a folder that cannot take the plots costs no waiting
     err = Console(stderr=True)
     with progress_bar(err, disable=args.quiet or not err.is_terminal) as progress:
         task = progress.add_task("hands", total=args.hands * dealable)
@@ -101,7 +112,7 @@ def tables(title: str, variations: Sequence[Variation], rows: Sequence[Row]) -> 
     """The metrics table, and with an ante a second one of chips per game by seat."""
     table = _table(title, variations)
     for name in ("leader\nadv. %", "blocked\n%", "tied\n%", "points\n/hand", "hands\n/game"):
-        table.add_column(name, justify="right")
+        table.add_column(name, justify="right", no_wrap=True)
     for row in rows:
         m = row.metrics
         if m is None:
@@ -116,8 +127,8 @@ def tables(title: str, variations: Sequence[Variation], rows: Sequence[Row]) -> 
     chips = _table("net chips per finished game, by seat 0, 1, ...", variations)
     seats = max(len(_seat_chips(r.metrics)) for r in chipped)
     for seat in range(seats):
-        chips.add_column(str(seat), justify="right")
-    chips.add_column("±", justify="right")
+        chips.add_column(str(seat), justify="right", no_wrap=True)
+    chips.add_column("±", justify="right", no_wrap=True)
     for row in chipped:
         estimates = _seat_chips(row.metrics)
         values = [f"{e.value:+.2f}" if e else "-" for e in estimates]
@@ -129,8 +140,10 @@ def tables(title: str, variations: Sequence[Variation], rows: Sequence[Row]) -> 
 
 def _table(title: str, variations: Sequence[Variation]) -> Table:
     """A table with a rule under its head and no side walls: with one space of padding
-    right of each column, a grid of two options and five metrics fits in 80 columns. The
-    title sets the least width, so a narrow table does not fold its title."""
+    right of each column, most grids of two options fit in 80 columns. Where one does not,
+    the options' values are shortened (``others-m…``), never the numbers, whose columns do
+    not wrap; ``--json`` and a wider terminal show every value whole. The title sets the
+    least width, so a narrow table does not fold its title."""
     table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, show_edge=False,
                   padding=(0, 1, 0, 0), min_width=min(80, len(title)))
     for v in variations:

@@ -10,8 +10,10 @@ global (backend, open figures) is touched and no display is needed.
 from __future__ import annotations
 
 import itertools
+import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -37,14 +39,26 @@ FIGURES: tuple[tuple[str, str, float, Callable[[Metrics], Estimate | None]], ...
 SPREAD = 0.2
 
 
-def plot(rows: Sequence[Row], variations: Sequence[Variation], directory: Path,
-         title: str) -> list[Path]:
-    """Write ``lab-<metric>.png`` and ``.svg`` for every metric into ``directory`` (made if
-    missing); return the paths written. Skipped grid points leave gaps."""
+def prepare(directory: Path) -> None:
+    """Make ``directory`` (and its parents) and check that files can be written in it, so
+    that a folder that cannot take the plots is refused before any hand is played, not
+    after a long run."""
     try:
         directory.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise BonesError(f"cannot make plot directory {directory}: {exc.strerror}") from None
+    try:
+        with tempfile.TemporaryFile(dir=directory):
+            pass
+    except OSError as exc:
+        raise BonesError(f"cannot write plots in {directory}: {exc.strerror}") from None
+
+
+def plot(rows: Sequence[Row], variations: Sequence[Variation], directory: Path,
+         title: str) -> list[Path]:
+    """Write ``lab-<metric>.png`` and ``.svg`` for every metric into ``directory`` (made if
+    missing); return the paths written. Skipped grid points leave gaps."""
+    prepare(directory)
     written: list[Path] = []
     for stem, label, scale, field in FIGURES:
         fig, ax = _figure(title)
@@ -131,9 +145,10 @@ def _save(fig: Figure, directory: Path, stem: str) -> list[Path]:
     """PNG for looking at, SVG for documents; the SVG carries no date so a rerun gives the
     same file."""
     paths = [directory / f"lab-{stem}.png", directory / f"lab-{stem}.svg"]
-    try:
-        fig.savefig(paths[0], dpi=120)
-        fig.savefig(paths[1], metadata={"Date": None})
-    except OSError as exc:
-        raise BonesError(f"cannot write plot {paths[0].parent}: {exc.strerror}") from None
+    options: tuple[dict[str, Any], ...] = ({"dpi": 120}, {"metadata": {"Date": None}})
+    for path, settings in zip(paths, options, strict=True):
+        try:
+            fig.savefig(path, **settings)
+        except OSError as exc:
+            raise BonesError(f"cannot write plot {path}: {exc.strerror}") from None
     return paths
