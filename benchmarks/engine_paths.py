@@ -15,6 +15,7 @@ import random
 import time
 from collections.abc import Callable
 
+from bones.cli.common import seconds
 from bones.engine.game import new_game
 from bones.engine.rules import PRESETS, Rules
 from bones.fast import extension_built, play_hands
@@ -82,7 +83,7 @@ def number(x: float | None) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=2.0,
+    parser.add_argument("--seconds", type=seconds, default=2.0,
                         help="time budget per path and rule set (default 2)")
     parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu",
                         help="time with this process's CPU time (default) or the wall clock")

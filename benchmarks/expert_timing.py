@@ -14,7 +14,8 @@ import argparse
 import random
 import time
 
-from bones.ai.base import make_bot
+from bones.ai.base import LEVELS, make_bot
+from bones.cli.common import positive, seconds
 from bones.engine.game import deal_hand, new_game, play_unchecked
 from bones.engine.moves import Play
 from bones.engine.rules import PRESETS, Rules
@@ -61,9 +62,9 @@ def quantiles(values: list[float]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else "")
-    parser.add_argument("--level", default="expert")
-    parser.add_argument("--hands", type=int, default=20)
-    parser.add_argument("--think", type=float, default=0.1)
+    parser.add_argument("--level", default="expert", choices=LEVELS)
+    parser.add_argument("--hands", type=positive, default=20)
+    parser.add_argument("--think", type=seconds, default=0.1)
     args = parser.parse_args()
     print(f"{args.level} at think {args.think} s: decision times in ms over {args.hands} hands")
     print(f"{'rules':38} {'n':>5}   cpu p50    p95    max   wall p50    p95    max")

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from bones.ai import expert
 from bones.ai.expert import Judge, OutOfNodes
 from bones.ai.position import Position
+from bones.cli.common import positive, seconds
 from bones.engine.game import deal_hand, new_game
 from bones.engine.rules import PRESETS, Rules
 from bones.engine.state import apply_unchecked
@@ -120,9 +121,9 @@ def rate(run: Callable[[Deal], int], pool: list[Deal], seconds: float) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seconds", type=float, default=2.0,
+    parser.add_argument("--seconds", type=seconds, default=2.0,
                         help="CPU seconds per path and row (default 2)")
-    parser.add_argument("--deals", type=int, default=200, help="deals per row (default 200)")
+    parser.add_argument("--deals", type=positive, default=200, help="deals per row (default 200)")
     args = parser.parse_args()
     if not available():
         raise SystemExit("the C search extension is not built: nothing to compare")
