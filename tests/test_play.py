@@ -9,6 +9,7 @@ change in the engine, the bots or the screens makes these tests see something di
 from __future__ import annotations
 
 import io
+import json
 import os
 import random
 import re
@@ -388,6 +389,79 @@ def test_two_people_at_one_keyboard_never_see_each_others_hand() -> None:
     child.expect(r"Save the record\? \[y/N\] ")
     child.sendline("n")
     child.expect(pexpect.EOF)
+
+
+def test_at_a_shared_keyboard_every_hand_shown_follows_a_handover() -> None:
+    """Once a hand leaves the screen ("Ana has played. The others play on."), anyone may
+    have the keyboard, so Ana's next turn asks for her first even when everyone between
+    only passed (seed 3 has that turn)."""
+    child = spawn("--seats", "human,greedy,human,greedy", "--names", "Ana,G1,Ben,G2",
+                  "--target", "15", "--seed", "3")
+    shown: list[str] = []  # "gate" or the name whose hand is on screen, in order
+    for _ in range(400):
+        found = child.expect(PROMPTS)
+        if found == 0:
+            mine = re.search(r"Your hand \(([^)]*)\)", current_screen(child))
+            assert mine is not None
+            shown.append(mine.group(1))
+            child.sendline("1")
+        elif found == 1:
+            child.sendline("l")
+        elif found in (2, 3):
+            shown.append("gate")  # a hand's end also blanks the table for everyone
+            child.sendline("")
+        else:
+            break
+    child.close()
+    turns = [i for i, what in enumerate(shown) if what != "gate"]
+    assert len(turns) > 10
+    again = [i for i in turns if i > 0 and shown[i - 1] != "gate"]
+    assert not again, f"hands shown with no handover: {[shown[i] for i in again]}"
+
+
+FIRST_TILE_BOT = """\
+import json, sys
+
+for line in sys.stdin:
+    req = json.loads(line)
+    if req["type"] == "hello":
+        print(json.dumps({"type": "hello", "protocol": "bones-bot/1", "name": "first"}))
+    elif req["type"] == "move":  # the first tile it holds, playable or not
+        print(json.dumps({"id": req["id"], "play": req["hand"][0]}))
+    elif req["type"] == "quit":
+        break
+    sys.stdout.flush()
+"""
+
+
+def test_an_outside_bots_faults_are_told_once_its_hand_is_over(tmp_path: Path) -> None:
+    """A fault quotes the bot's reply ("illegal reply: 0-0 ..."), which names a tile it
+    holds: said during the hand, it would show the person a hidden tile. So it is said
+    after the hand, and a game left mid-hand keeps in its record the plays made for it."""
+    bot = tmp_path / "first.py"
+    bot.write_text(FIRST_TILE_BOT)
+    child = spawn("--seats", f"human,cmd:{sys.executable} {bot}", "--seed", "11",
+                  "--target", "30", "--think", "0.2", cwd=tmp_path)
+    _first_plays_to_hand_end(child)
+    during = plain(transcript(child).rsplit(CLEAR, 1)[0])
+    assert "illegal reply" not in during  # nothing while the hand was in play ...
+    assert "bones: bot " in current_screen(child)  # ... and told with the hand's end
+    child.sendline("")
+    for _ in range(3):  # into the second hand, where the bot errs again
+        child.expect([MOVE, ARM])
+        child.sendline("1" if "move" in child.after else "l")
+    child.expect(MOVE)
+    child.sendline("quit")
+    child.expect(r"Quit this game\? \[y/N\] ")
+    child.sendline("y")
+    child.expect(r"Save the record\? \[y/N\] ")
+    child.sendline("y")
+    child.expect(r"Save it where\? ")
+    child.sendline("left.json")
+    child.expect(pexpect.EOF)
+    child.close()
+    doc = json.loads((tmp_path / "left.json").read_text())
+    assert len(doc["hands"]) == 2 and {e["hand"] for e in doc["x-played-for"]} == {1, 2}
 
 
 def test_at_a_shared_keyboard_a_hand_leaves_the_screen_with_its_move() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping
-from typing import Protocol
+from typing import IO, Protocol
 
 from bones.engine.errors import BonesError
 from bones.engine.moves import Play
@@ -141,13 +141,15 @@ class PlayedFor:
                 for move, seat, why in self.since_last()]
 
 
-def make_bot(level: str, rng: random.Random, think: float = 1.0) -> Bot:
+def make_bot(level: str, rng: random.Random, think: float = 1.0,
+             log: IO[str] | None = None) -> Bot:
     """A bot of ``level`` (one of ``BOTS``, or ``cmd:PROGRAM`` for an outside bot process
-    speaking ``bones-bot/1``); ``BonesError`` naming the known levels otherwise."""
+    speaking ``bones-bot/1``, whose faults go to ``log``, standard error by default);
+    ``BonesError`` naming the known levels otherwise."""
     if level.startswith("cmd:"):
         from bones.ai.external import ExternalBot
 
-        return ExternalBot(level[4:], rng, think)
+        return ExternalBot(level[4:], rng, think, log)
     if level in SEARCH_BOTS:
         return SEARCH_BOTS[level](rng, think)
     try:

@@ -9,6 +9,7 @@ same seed deals the same game whoever sits where.
 
 from __future__ import annotations
 
+import io
 import random
 from collections.abc import Callable
 
@@ -70,8 +71,11 @@ class Table:
         self.after_hand = after_hand
         self.game = new_game(rules)
         self._deals = random.Random(seed)
+        #: What outside bots did wrong this hand, held until the hand is over: a fault
+        #: quotes the bot's reply, which names a tile it holds ("illegal reply: 6-4 ...").
+        self._bot_faults = io.StringIO()
         self._bots: dict[int, Bot] = {
-            seat: make_bot(kind, bot_rng(seed, seat), think)
+            seat: make_bot(kind, bot_rng(seed, seat), think, self._bot_faults)
             for seat, kind in enumerate(seating.kinds) if not seating.is_human(seat)}
         #: The person who may be looking at the screen; ``None`` after a public screen.
         self._viewer: int | None = None
@@ -99,6 +103,7 @@ class Table:
             if self.after_hand is not None:
                 self.after_hand(self.game)
             self._show_hand_end()
+            self._tell_bot_faults()
             if self.seating.humans:
                 self._between_hands()
         self.terminal.show(game_end_screen(self.game, self.seating, self.seed,
@@ -118,6 +123,21 @@ class Table:
                 else:
                     move = self._bots[seat].choose(observe(self.game, seat))
             self.game = play(self.game, move)
+
+    def _tell_bot_faults(self) -> None:
+        """Say what the outside bots did wrong in the hand just over (the deal is open now)."""
+        told = self._bot_faults.getvalue()
+        self._bot_faults.seek(0)
+        self._bot_faults.truncate()
+        for line in told.splitlines():
+            self.terminal.say(line)
+
+    def faults_in_play(self) -> list[dict[str, object]]:
+        """The plays made for outside bots in the hand still in play, as record entries:
+        a game left mid-hand is saved with them too."""
+        if self.game.current is None:
+            return []
+        return self._faults.hand(len(self.game.hands))
 
     # -- screens -------------------------------------------------------------------------
 
@@ -188,6 +208,7 @@ class Table:
             return
         self.terminal.clear()
         self.terminal.show(waiting_screen(self.seating.names[seat]))
+        self._viewer = None  # whoever comes to the keyboard next is asked who they are
 
     def _hand_over_keyboard(self, seat: int) -> None:
         """With several people at one keyboard, blank the screen and wait for the right one
