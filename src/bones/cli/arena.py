@@ -5,14 +5,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import random
 import sys
 
 from rich.console import Console
 from rich.table import Table
 
 from bones.ai.base import LEVELS
-from bones.cli.common import held_interrupts, positive, progress_bar, seconds
+from bones.cli.common import fresh_seed, held_interrupts, positive, progress_bar, seconds
 from bones.cli.options import add_rules_arguments, rules_from_args
 from bones.engine.errors import BonesError
 from bones.record.folder import RecordFolder
@@ -61,7 +60,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 def run(args: argparse.Namespace) -> int:
     rules = rules_from_args(args)
     levels = tuple(level.strip() for level in args.bots.split(","))
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**9)
+    seed = args.seed if args.seed is not None else fresh_seed()
     jobs: int = args.jobs
     order = tuple(dict.fromkeys(levels))
     seats = check_lineup(rules, levels)  # before anything is made, the record folder too

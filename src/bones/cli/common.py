@@ -7,6 +7,7 @@ import argparse
 import contextlib
 import json
 import math
+import random
 import signal
 import threading
 from collections.abc import Iterator
@@ -16,6 +17,16 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from bones.ai.base import MAX_THINK
 from bones.engine.rules import PRESETS, Rules
+
+#: Fresh seeds are drawn below this: too many to find a run's seed by dealing every one
+#: until one deals the hand a bot (or a person) holds (at a microsecond a deal, 30 years of
+#: one core), and below 2**53, so a JSON reader in any language keeps it exact.
+SEEDS = 10**15
+
+
+def fresh_seed() -> int:
+    """A seed for a run given none (printed with its results, so the run can be repeated)."""
+    return random.SystemRandom().randrange(SEEDS)
 
 
 def positive(text: str) -> int:

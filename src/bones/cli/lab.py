@@ -10,7 +10,6 @@ import argparse
 import json
 import math
 import os
-import random
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -19,7 +18,7 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from bones.cli.common import positive, progress_bar, rules_name
+from bones.cli.common import fresh_seed, positive, progress_bar, rules_name
 from bones.cli.options import add_rules_arguments, rules_from_args
 from bones.engine.rules import Rules
 from bones.lab.grid import Variation, expand, parse_vary, show
@@ -79,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
     base = rules_from_args(args)
     variations = [parse_vary(text) for text in args.vary]
     points = expand(base, variations)
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**9)
+    seed = args.seed if args.seed is not None else fresh_seed()
     dealable = sum(p.rules is not None for p in points)
     if args.plot:
         from bones.lab.plotting import prepare  # matplotlib loads only when plotting

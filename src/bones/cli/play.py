@@ -9,14 +9,13 @@ to keep the record of the game so far.
 from __future__ import annotations
 
 import argparse
-import random
 import sys
 from pathlib import Path
 
 from rich.console import Console
 
 from bones.ai.base import LEVELS
-from bones.cli.common import seconds
+from bones.cli.common import fresh_seed, seconds
 from bones.cli.options import add_rules_arguments, rules_from_args
 from bones.engine.errors import BonesError
 from bones.engine.game import Game
@@ -81,15 +80,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.set_defaults(run=run)
 
 
-#: Fresh seeds are drawn below this: short enough to type, too many to find one's own by
-#: dealing every seed until one deals the hand on the screen.
-SEEDS = 10**12
-
-
 def _seed(text: str | None) -> int:
     """The ``--seed`` value, or a fresh one."""
     if text is None:
-        return random.SystemRandom().randrange(SEEDS)
+        return fresh_seed()
     try:
         seed = int(text)
     except ValueError:

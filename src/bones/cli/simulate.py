@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import random
 import sys
 from pathlib import Path
 
@@ -17,7 +16,14 @@ from rich.console import Console
 from rich.table import Table
 
 from bones.ai.base import LEVELS
-from bones.cli.common import held_interrupts, positive, progress_bar, rules_name, seconds
+from bones.cli.common import (
+    fresh_seed,
+    held_interrupts,
+    positive,
+    progress_bar,
+    rules_name,
+    seconds,
+)
 from bones.cli.options import add_rules_arguments, rules_from_args
 from bones.engine.errors import BonesError
 from bones.engine.rules import Rules
@@ -25,7 +31,7 @@ from bones.record.folder import refuse_used
 from bones.record.model import Record
 from bones.record.writer import dump
 from bones.sim.fastsim import fast_series, summary_of
-from bones.sim.referee import GameOutcome, check_levels, play_series
+from bones.sim.referee import GameOutcome, check_levels, game_seed, play_series
 from bones.sim.stats import Summary, Tally, Unit
 
 
@@ -73,7 +79,7 @@ def bot_levels(text: str, rules: Rules) -> tuple[str, ...]:
 def run(args: argparse.Namespace) -> int:
     rules = rules_from_args(args)
     levels = bot_levels(args.bots, rules)
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**9)
+    seed = args.seed if args.seed is not None else fresh_seed()
     unit: Unit = "hands" if args.hands is not None else "games"
     total = args.hands if unit == "hands" else (args.games or 100)
     err = Console(stderr=True)
@@ -112,7 +118,7 @@ def _refereed(rules: Rules, levels: tuple[str, ...], seed: int, unit: Unit, tota
     Ctrl-C stopped the series: a long run stopped by hand still reports (and saves) the
     games it finished."""
     tally = Tally(rules, levels, seed, unit)
-    recorder = Recorder(Path(args.record)) if args.record else None
+    recorder = Recorder(Path(args.record), seed) if args.record else None
     outcomes = play_series(rules, levels, seed, games=total if unit == "games" else None,
                            hands=total if unit == "hands" else None, jobs=args.jobs,
                            keep_records=recorder is not None, think=args.think)
@@ -140,12 +146,21 @@ def _refereed(rules: Rules, levels: tuple[str, ...], seed: int, unit: Unit, tota
 
 class Recorder:
     """Writes each game's record as it arrives. A ``.json`` path holds a single game; since a
-    ``--hands`` run only knows at the end how many games it took, the first record waits."""
+    ``--hands`` run only knows at the end how many games it took, the first record waits.
 
-    def __init__(self, path: Path) -> None:
+    A record's ``seed`` (``game_seed``) names the series seed, which deals every game: an
+    outside bot in the series runs with the user's permissions and could read the folder
+    while the series goes on. So records are written without it, and ``close``, once no
+    game is left to play, adds it to each."""
+
+    def __init__(self, path: Path, seed: int) -> None:
         self.path = path
+        self.seed = seed
         self.first: Record | None = None
         self.count = 0
+        #: Each file written so far, and the index of its game in the series.
+        self.written: list[tuple[Path, int]] = []
+        self._first_index = 0
         # A folder that already holds a series' games is refused before anything is played:
         # a shorter second run would leave the first one's later games behind as its own.
         if path.suffix != ".json":
@@ -156,27 +171,40 @@ class Recorder:
         self.count += 1
         if self.count == 1:
             self.first = outcome.record
+            self._first_index = outcome.index
             return
         if self.first is not None:
-            self._write(self.path / "game-0001.json", self.first)
+            self._write(self.path / "game-0001.json", self.first, self._first_index)
             self.first = None
-        self._write(self.path / f"game-{self.count:04d}.json", outcome.record)
+        self._write(self.path / f"game-{self.count:04d}.json", outcome.record, outcome.index)
 
     def close(self) -> None:
-        """Write a lone record: to the path itself when it names a ``.json`` file."""
-        if self.first is None:
-            return
-        if self.path.suffix == ".json":
-            self._write(self.path, self.first)
-        else:
-            self._write(self.path / "game-0001.json", self.first)
+        """Write a lone record (to the path itself when it names a ``.json`` file), then add
+        each record's seed, the series being over."""
+        if self.first is not None:
+            lone = self.path if self.path.suffix == ".json" else self.path / "game-0001.json"
+            self._write(lone, self.first, self._first_index)
+            self.first = None
+        for path, index in self.written:
+            try:
+                doc = json.loads(path.read_text(encoding="utf-8"))
+                # after the hands, as ``record_of``'s extra fields come, and as ``dump`` writes
+                at = list(doc).index("hands") + 1
+                items = list(doc.items())
+                items.insert(at, ("seed", game_seed(self.seed, index)))
+                path.write_text(json.dumps(dict(items), indent=1) + "\n", encoding="utf-8")
+            except OSError as exc:
+                raise BonesError(f"cannot write record {path}: {exc.strerror or exc}") \
+                    from None
+        self.written.clear()
 
-    def _write(self, path: Path, record: Record) -> None:
+    def _write(self, path: Path, record: Record, index: int) -> None:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(dump(record), encoding="utf-8")
         except OSError as exc:
             raise BonesError(f"cannot write record {path}: {exc.strerror or exc}") from None
+        self.written.append((path, index))
 
 
 def tables(summary: Summary) -> list[Table]:

@@ -3,9 +3,16 @@ per hand, named by deal and rotation, and the run's summary beside them.
 
 Each file is a whole ``bones-record/1`` game of one hand, so ``bones replay`` reads any of
 them as it is, and two runs of the same seed can be compared deal by deal
-(``benchmarks/paired.py``). A folder that already holds a run's files is refused rather than
-mixed with a new run's: a shorter second run would otherwise leave the first one's later
-deals behind, looking like its own.
+(``benchmarks/paired.py``).
+
+The run's seed deals every one of its deals, and an outside bot in the match runs with the
+user's permissions: it could read the folder while the match goes on and deal itself the
+hands to come. So the files hold no seed until the run is over; ``finish`` then adds it to
+each one (``x-arena.seed``), and a run stopped by a crash leaves files without it.
+
+A folder that already holds a run's files is refused rather than mixed with a new run's: a
+shorter second run would otherwise leave the first one's later deals behind, looking like
+its own.
 """
 
 from __future__ import annotations
@@ -54,6 +61,8 @@ class RecordFolder:
         self.path = Path(path)
         #: Deal numbers are zero-padded to one width, so the files sort in deal order.
         self.width = max(4, len(str(max(0, deals - 1))))
+        #: The files written so far, for ``finish`` to add the seed to.
+        self.written: list[str] = []
         refuse_used(self.path, (PATTERN, SUMMARY))
         try:
             self.path.mkdir(parents=True, exist_ok=True)
@@ -67,10 +76,20 @@ class RecordFolder:
     def add(self, deal: int, records: tuple[Record, ...]) -> None:
         """Write one deal's hands, one record per rotation."""
         for rotation, record in enumerate(records):
-            self._write(self.name(deal, rotation), dump(record))
+            name = self.name(deal, rotation)
+            self._write(name, dump(record))
+            self.written.append(name)
 
     def finish(self, summary: dict[str, Any]) -> None:
-        """Write the run's summary."""
+        """Now that no hand is left to play, add the run's seed to every record (first in
+        ``x-arena``), then write the run's summary."""
+        for name in self.written:
+            try:
+                doc = json.loads((self.path / name).read_text(encoding="utf-8"))
+            except OSError as exc:
+                raise _fault(self.path, exc) from None
+            doc["x-arena"] = {"seed": summary["seed"], **doc.get("x-arena", {})}
+            self._write(name, json.dumps(doc, indent=1) + "\n")  # as ``dump`` writes it
         self._write(SUMMARY, json.dumps(summary, indent=1) + "\n")
 
     def _write(self, name: str, text: str) -> None:

@@ -102,8 +102,10 @@ def play_deal(job: DealJob) -> DealOutcome:
         plays.append((seats, game.results[-1]))
         played.append(tuple(played_for(bot) for bot in bots))
         if job.records:
-            where: dict[str, object] = {"seed": job.seed, "deal": job.index,
-                                        "rotation": rotation, "think": job.think}
+            # No seed: it deals every deal of the run, and the record may be read during
+            # it (``RecordFolder.finish`` adds the seed once the run is over).
+            where: dict[str, object] = {"deal": job.index, "rotation": rotation,
+                                        "think": job.think}
             made = PlayedFor(dict(enumerate(bots))).since_last()
             if made:  # which plays an outside bot did not make, and why
                 where["played_for"] = [{"seat": seat, "move": number, "why": why}

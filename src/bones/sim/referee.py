@@ -32,7 +32,13 @@ MAX_HANDS_PER_GAME = 10_000
 
 def game_rng(seed: int, index: int) -> random.Random:
     """The RNG that shuffles and deals game ``index`` of a series."""
-    return random.Random(f"{seed}:{index}")
+    return random.Random(game_seed(seed, index))
+
+
+def game_seed(seed: int, index: int) -> str:
+    """What seeds game ``index`` of a series (a record's ``seed``): ``Random`` of it deals
+    the game again."""
+    return f"{seed}:{index}"
 
 
 def bot_rng(seed: int, index: int, seat: int) -> random.Random:
@@ -146,7 +152,9 @@ def run_job(job: Job) -> GameOutcome:
         raise BonesError(f"game {job.index + 1} did not end after {job.hand_limit} hands")
     record = None
     if job.keep_record:
-        extra: list[tuple[str, object]] = [("seed", f"{job.seed}:{job.index}")]
+        # No seed here: the series seed deals every game, and a record can be read while
+        # the series goes on (``game_seed``; the command adds it once the series is over).
+        extra: list[tuple[str, object]] = []
         if made:  # which plays an outside bot did not make, and why
             extra.append(("x-played-for", made))
         record = record_of(game, job.levels, extra)
