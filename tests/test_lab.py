@@ -295,3 +295,41 @@ def test_a_plot_folder_that_cannot_be_written_is_refused_before_any_hand(capsys,
         main(["lab", "--quiet", "--hands", "10", "--plot", ""])
     assert stop.value.code == 2
     assert "--plot: needs a folder" in capsys.readouterr().err
+
+
+def test_ctrl_c_keeps_the_rule_sets_finished_and_leaves_out_the_rest(capsys, monkeypatch):
+    from bones.lab.running import NOT_FINISHED, LabInterrupted
+
+    points = expand(PRESETS["block"], [parse_vary("players=2..3")])
+    calls = []
+
+    def stop_after(n: int):
+        def progress(hands: int) -> None:
+            calls.append(hands)
+            if len(calls) == n:
+                raise KeyboardInterrupt
+        return progress
+
+    whole = run_lab(points, 200, 1, chunk=100)
+    with pytest.raises(LabInterrupted) as stopped:  # two chunks: the first rule set is done
+        run_lab(points, 200, 1, chunk=100, progress=stop_after(2))
+    first, second = stopped.value.rows
+    assert first == whole[0]
+    assert second.metrics is None and second.point.skipped == NOT_FINISHED
+    calls.clear()
+    with pytest.raises(KeyboardInterrupt) as bare:  # one chunk: nothing finished to report
+        run_lab(points, 200, 1, chunk=100, progress=stop_after(1))
+    assert not isinstance(bare.value, LabInterrupted)
+
+    import bones.cli.lab as lab_cli
+
+    def interrupted(*args, **kwargs):
+        raise LabInterrupted([first, second])
+
+    monkeypatch.setattr(lab_cli, "run_lab", interrupted)
+    assert main(["lab", "--json", "--quiet", "--vary", "players=2..3", "--hands", "200",
+                 "--seed", "1"]) == 130
+    out, err = capsys.readouterr()
+    doc = json.loads(out)
+    assert doc["interrupted"] is True and doc["rows"][1]["skipped"] == NOT_FINISHED
+    assert err == "bones: interrupted after 1 of 2 rule sets; the results so far:\n"

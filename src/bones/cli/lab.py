@@ -10,6 +10,7 @@ import argparse
 import json
 import math
 import os
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,7 @@ from bones.cli.options import add_rules_arguments, rules_from_args
 from bones.engine.rules import Rules
 from bones.lab.grid import Variation, expand, parse_vary, show
 from bones.lab.metrics import Estimate, Metrics
-from bones.lab.running import Row, run_lab
+from bones.lab.running import NOT_FINISHED, LabInterrupted, Row, run_lab
 
 RANDOM_PLAY = ("Random play: these are properties of the rules under random play, not of "
                "expert play.")
@@ -87,8 +88,16 @@ def run(args: argparse.Namespace) -> int:
     err = Console(stderr=True)
     with progress_bar(err, disable=args.quiet or not err.is_terminal) as progress:
         task = progress.add_task("hands", total=args.hands * dealable)
-        rows = run_lab(points, args.hands, seed, args.jobs,
-                       progress=lambda n: progress.advance(task, n))
+        try:
+            rows = run_lab(points, args.hands, seed, args.jobs,
+                           progress=lambda n: progress.advance(task, n))
+        except LabInterrupted as stop:  # a long grid stopped by hand keeps what it finished
+            rows = stop.rows
+    interrupted = any(row.point.skipped == NOT_FINISHED for row in rows)
+    if interrupted:
+        finished = sum(row.metrics is not None for row in rows)
+        print(f"bones: interrupted after {finished} of {dealable} rule sets; the results so "
+              "far:", file=sys.stderr)
     title = f"{rules_name(base)}: {args.hands:,} random hands per rule set, seed {seed}"
     if args.plot:
         from bones.lab.plotting import plot  # matplotlib loads only when plotting
@@ -97,14 +106,17 @@ def run(args: argparse.Namespace) -> int:
         if not args.quiet:
             err.print(f"plots: {len(written)} files in {args.plot}", highlight=False)
     if args.json:
-        print(json.dumps(to_json(base, seed, args.hands, variations, rows)))
+        doc = to_json(base, seed, args.hands, variations, rows)
+        if interrupted:
+            doc["interrupted"] = True
+        print(json.dumps(doc))
     else:
         console = Console()
         for table in tables(title, variations, rows):
             console.print(table)
             console.print()
         console.print(notes(rows), highlight=False)
-    return 0
+    return 130 if interrupted else 0
 
 
 def tables(title: str, variations: Sequence[Variation], rows: Sequence[Row]) -> list[Table]:

@@ -10,6 +10,7 @@ last cut short, so a few hands per chunk come from a game that never finishes.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import random
 from collections.abc import Callable, Iterator, Sequence
@@ -77,25 +78,58 @@ def play_chunk(job: Chunk) -> Counts:
     return counts
 
 
+#: What an interrupted run says of the rule sets it had not finished.
+NOT_FINISHED = "not finished: the run was interrupted"
+
+
+class LabInterrupted(KeyboardInterrupt):
+    """Ctrl-C stopped a lab run after at least one rule set was finished: ``rows`` holds
+    those, and the others skipped with ``NOT_FINISHED`` (a rule set part played is left
+    out, since every row stands for the same number of hands)."""
+
+    def __init__(self, rows: list[Row]) -> None:
+        super().__init__()
+        self.rows = rows
+
+
 def run_lab(points: Sequence[GridPoint], hands: int, seed: int, jobs: int = 1, *,
             chunk: int = CHUNK, progress: Callable[[int], None] | None = None) -> list[Row]:
     """Play ``hands`` random hands of every dealable grid point and measure them; rows come
     in grid order, skipped points included. ``progress`` is called with each chunk's hands
-    as it is counted."""
+    as it is counted. Ctrl-C raises ``LabInterrupted`` with the rule sets finished, once
+    there is one (before that, plain ``KeyboardInterrupt``)."""
     work = (Chunk(p.rules, seed, p.index, c, size)
             for p in points if p.rules is not None
             for c, size in enumerate(chunk_sizes(hands, chunk)))
     chunks = -(-hands // chunk) * sum(p.rules is not None for p in points)
     jobs_for, done = itertools.tee(work)  # the workers read ahead of the results
     merged: dict[int, Counts] = {}
-    for job, counts in zip(done, _played(jobs_for, min(jobs, chunks)), strict=True):
-        merged[job.point] = merged.get(job.point, Counts()) + counts
-        if progress is not None:
-            progress(job.hands)
+    played: dict[int, int] = {}  # hands counted per grid point
+    try:
+        for job, counts in zip(done, _played(jobs_for, min(jobs, chunks)), strict=True):
+            # one assignment each: an interrupt never finds a point's counts and hands apart
+            merged[job.point] = merged.get(job.point, Counts()) + counts
+            played[job.point] = played.get(job.point, 0) + job.hands
+            if progress is not None:
+                progress(job.hands)
+    except KeyboardInterrupt:
+        finished = [p for p in points if p.rules is not None and played.get(p.index) == hands]
+        if not finished:
+            raise
+        raise LabInterrupted(_rows(points, merged, {p.index for p in finished})) from None
+    return _rows(points, merged, {p.index for p in points})
+
+
+def _rows(points: Sequence[GridPoint], merged: dict[int, Counts],
+          finished: set[int]) -> list[Row]:
+    """The rows in grid order: measured where ``finished``, else skipped."""
     rows = []
     for p in points:
         if p.rules is None:
             rows.append(Row(p, None, None))
+        elif p.index not in finished:
+            rows.append(Row(dataclasses.replace(p, rules=None, skipped=NOT_FINISHED), None,
+                            None))
         else:
             c = merged.get(p.index, Counts())
             rows.append(Row(p, c, Metrics.from_counts(p.rules, c)))
