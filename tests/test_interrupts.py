@@ -77,31 +77,6 @@ def test_ctrl_c_stops_a_run_with_workers_in_one_line(command, presses):
             os.killpg(proc.pid, signal.SIGKILL)
 
 
-@pytest.mark.skipif(os.name != "posix", reason="process groups and SIGINT are POSIX")
-@pytest.mark.timeout(120)
-def test_an_interrupted_arena_reports_and_saves_the_deals_it_finished(tmp_path):
-    folder = tmp_path / "match"
-    proc = subprocess.Popen([str(BONES), "arena", "--bots", "expert,greedy", "--games", "400",
-                             "--seed", "1", "--jobs", "2", "--json", "--record", str(folder)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
-    try:
-        deadline = time.monotonic() + 60
-        while len(list(folder.glob("deal-*.json"))) < 4 and time.monotonic() < deadline:
-            time.sleep(0.2)
-        os.killpg(proc.pid, signal.SIGINT)
-        out, err = proc.communicate(timeout=60)
-    finally:
-        if not _gone(proc.pid):
-            os.killpg(proc.pid, signal.SIGKILL)
-    assert proc.returncode == 130, err
-    result = json.loads(out)
-    assert result["interrupted"] is True and 2 <= result["deals"] < 400
-    assert err == f"bones: interrupted after {result['deals']} of 400 deals; the results so far:\n"
-    assert json.loads((folder / "arena.json").read_text()) == result
-    assert len(list(folder.glob("deal-*.json"))) == 2 * result["deals"]
-
-
 def _interrupt_when(proc: subprocess.Popen[str], ready) -> tuple[str, str]:
     """Press Ctrl-C once ``ready()`` holds (or after a minute), and collect the output."""
     try:
@@ -117,19 +92,26 @@ def _interrupt_when(proc: subprocess.Popen[str], ready) -> tuple[str, str]:
 
 @pytest.mark.skipif(os.name != "posix", reason="process groups and SIGINT are POSIX")
 @pytest.mark.timeout(120)
-def test_an_interrupted_simulation_reports_and_saves_the_games_it_finished(tmp_path):
-    folder = tmp_path / "series"
-    proc = subprocess.Popen([str(BONES), "simulate", "--bots", "greedy", "--games", "100000",
+@pytest.mark.parametrize(("command", "bots", "total", "unit", "pattern", "files_per_unit"), [
+    ("arena", "expert,greedy", 400, "deals", "deal-*.json", 2),
+    ("simulate", "greedy", 100_000, "games", "game-*.json", 1),
+])
+def test_an_interrupted_run_reports_and_saves_what_it_finished(tmp_path, command, bots, total,
+                                                               unit, pattern, files_per_unit):
+    folder = tmp_path / "records"
+    proc = subprocess.Popen([str(BONES), command, "--bots", bots, "--games", str(total),
                              "--seed", "1", "--jobs", "2", "--json", "--record", str(folder)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True)
-    out, err = _interrupt_when(proc, lambda: len(list(folder.glob("game-*.json"))) >= 4)
+    out, err = _interrupt_when(proc, lambda: len(list(folder.glob(pattern))) >= 4)
     assert proc.returncode == 130, err
     result = json.loads(out)
-    assert result["interrupted"] is True and 4 <= result["games"] < 100_000
-    assert err == (f"bones: interrupted after {result['games']} of 100000 games; the results "
-                   "so far:\n")
-    assert len(list(folder.glob("game-*.json"))) == result["games"]
+    done = result[unit]
+    assert result["interrupted"] is True and 2 <= done < total
+    assert err == f"bones: interrupted after {done} of {total} {unit}; the results so far:\n"
+    assert len(list(folder.glob(pattern))) == files_per_unit * done
+    if command == "arena":
+        assert json.loads((folder / "arena.json").read_text()) == result
 
 
 @pytest.mark.skipif(os.name != "posix", reason="process groups and SIGINT are POSIX")
