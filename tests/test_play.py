@@ -43,11 +43,12 @@ CLEAR = "\x1b[H\x1b[2J"
 FACE = re.compile(r"\[(\d+)\|(\d+)\]")
 
 
-def spawn(*args: str, cwd: Path | None = None, env: dict[str, str] | None = None) -> pexpect.spawn:
-    """``bones play ARGS`` in a fresh 80x24 pseudo-terminal."""
+def spawn(*args: str, cwd: Path | None = None, env: dict[str, str] | None = None,
+          size: tuple[int, int] = (ROWS, COLUMNS)) -> pexpect.spawn:
+    """``bones play ARGS`` in a fresh pseudo-terminal of ``size`` (rows, columns): 80x24."""
     environ = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
     environ.update(TERM="xterm", NO_COLOR="1", **(env or {}))
-    child = pexpect.spawn(BONES[0], [*BONES[1:], "play", *args], dimensions=(ROWS, COLUMNS),
+    child = pexpect.spawn(BONES[0], [*BONES[1:], "play", *args], dimensions=size,
                           encoding="utf-8", env=environ, timeout=20, cwd=cwd)
     child.logfile_read = io.StringIO()
     child.delaybeforesend = None  # a person types slower, but the program does not care
@@ -361,6 +362,31 @@ def _quit_without_saving(child: pexpect.spawn) -> None:
     child.sendline("n")
     child.expect(pexpect.EOF)
     child.close()
+
+
+def test_a_terminal_too_small_for_the_table_is_said_before_play() -> None:
+    child = spawn("--seed", "4", size=(10, 30))
+    child.expect(r"Press Enter to play anyway ")
+    said = " ".join(plain(child.before).split())
+    assert "This terminal is 30x10" in said and "at least 40x16" in said
+    child.sendline("")
+    child.expect(MOVE)
+    child.sendeof()
+    child.expect(pexpect.EOF)
+    roomy = spawn("--seed", "4")  # 80x24: straight to the table
+    roomy.expect(MOVE)
+    assert "This terminal is" not in transcript(roomy)
+    roomy.sendeof()
+    roomy.expect(pexpect.EOF)
+
+
+def test_at_40_columns_the_game_end_keeps_its_seed_line_whole() -> None:
+    child = spawn("--seed", "4", "--target", "1", size=(20, 40))
+    _first_plays_to_hand_end(child)
+    child.sendline("")
+    child.expect(pexpect.EOF)
+    text = " ".join(plain(transcript(child)).split())
+    assert "Seed 4: the same seed and options deal this game again." in text
 
 
 def test_leaving_a_game_tells_its_seed() -> None:

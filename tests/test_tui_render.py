@@ -151,6 +151,28 @@ def test_a_list_number_wins_over_a_packed_tile_and_other_numbers_read_as_tiles()
     assert read_command("12-10", choices=3, top=12) == TileCode(Tile(12, 10), None)
 
 
+def test_a_number_that_is_both_a_list_number_and_a_playable_tile_is_asked_about() -> None:
+    """With twelve plays listed and 1-1 playable, "11" could be either: playing one of
+    them would, half the time, play a tile the person did not mean."""
+    held = {Tile(1, 1), Tile(5, 4)}
+    unclear = read_command("11", choices=12, top=6, playable=held)
+    assert isinstance(unclear, Unreadable)
+    assert "both play 11 and the tile 1-1" in unclear.reason and "#11" in unclear.reason
+    assert read_command("#11", choices=12, top=6, playable=held) == Pick(11)
+    assert read_command("1-1", choices=12, top=6, playable=held) == TileCode(Tile(1, 1), None)
+    assert read_command("12", choices=12, top=6, playable=held) == Pick(12)  # 1-2 not held
+    assert isinstance(read_command("#13", choices=12, top=6), Unreadable)
+
+
+def test_a_leading_zero_names_a_tile_never_a_list_number() -> None:
+    assert read_command("03", choices=7, top=6) == TileCode(Tile(3, 0), None)
+
+
+def test_four_digits_on_a_big_set_say_how_to_write_a_tile_above_nine() -> None:
+    command = read_command("1211", choices=6, top=12)
+    assert isinstance(command, Unreadable) and "12-11" in command.reason
+
+
 @pytest.mark.parametrize(("typed", "reason"), [
     ("", "type a number"),
     ("9-9", "not in the double-6 set"),
@@ -223,6 +245,32 @@ def test_every_turn_screen_fits_80_columns_and_24_lines(name: str, base: Rules,
         end = hand_end_screen(ended, table, 80, you=0)
         assert max(_widths(end)) <= 80
         assert len(end) <= 24, [line.plain for line in end]
+
+
+@pytest.mark.parametrize(("name", "base", "players"), SHAPES)
+def test_on_a_40x20_terminal_only_news_and_spacing_give_way(name: str, base: Rules,
+                                                            players: int) -> None:
+    """With the prompt taking two lines at 40 columns, a turn screen fits the 18 lines left,
+    unless even without any news or blank line it cannot: the header, scores, layout, hand
+    and choices are never what is dropped. A hand-end screen keeps its title, the hands and
+    the points within 19 lines by dropping the last turns, then the layout."""
+    rules = base if base.partnerships else base.replace(players=players)
+    table = seating(rules.players, None, None)
+    for seed in range(3):
+        *choices, ended = _playout(rules, seed)
+        for game in choices:
+            assert game.current is not None
+            view = observe(game, game.current.to_move)
+            screen = [line.plain for line in turn_screen(view, table, 1, 40, 20, reserve=2)]
+            optional = [line for line in screen
+                        if line == "" or "earlier turns not shown" in line]
+            assert len(screen) <= 18 or not optional, screen
+            assert not any("(0 " in line for line in screen)
+            assert any(line.startswith("Scores:") for line in screen)
+        end = [line.plain for line in hand_end_screen(ended, table, 40, you=0, height=20)]
+        assert end[0].startswith("bones: ") and "Hands revealed:" in end
+        if len(end) > 19:
+            assert not any(line.startswith("Layout") for line in end), end
 
 
 @pytest.mark.parametrize(("name", "base", "players"), SHAPES)

@@ -142,6 +142,15 @@ def run(args: argparse.Namespace) -> int:
     if path:
         # a path that cannot be written fails before play
         recorder.save(table.game, path, final=False)
+    if (small := terminal.too_small()) is not None:  # said before the first screen clears
+        terminal.say(small)
+        try:
+            terminal.ask("Press Enter to play anyway ")
+        except EOFError:
+            return 0
+        except KeyboardInterrupt:
+            terminal.say("")
+            return 130
     try:
         table.play_game()
     except QuitGame:

@@ -12,6 +12,7 @@ Pick(number=2)
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from bones.engine.moves import Arm
@@ -83,11 +84,15 @@ def read_arm(text: str) -> Arm | None:
     return ARM_WORDS.get(text.strip().lower())
 
 
-def read_command(text: str, choices: int, top: int) -> Command:
+def read_command(text: str, choices: int, top: int,
+                 playable: Collection[Tile] = ()) -> Command:
     """Read one line typed at the move prompt.
 
-    A bare number from 1 to ``choices`` picks from the list; any other two-digit number is
-    read as a tile (``65`` is 6-5), so list numbers win where the two overlap.
+    A bare number from 1 to ``choices`` picks from the list, and ``#11`` always does; any
+    other two-digit number is read as a tile (``65`` is 6-5, ``03`` is 3-0: no list number
+    starts with 0). Where a number is both a list number and a ``playable`` tile (``11``
+    with twelve plays listed and 1-1 in hand) it is refused as unclear, naming both
+    readings, rather than one of them played silently.
     """
     words = " ".join(text.strip().lower().split())
     if not words:
@@ -100,10 +105,22 @@ def read_command(text: str, choices: int, top: int) -> Command:
         return Quit()
     if words in ("pass", "draw"):
         return Forced(words)
-    if words.isdecimal() and 1 <= int(words) <= choices:
+    if words.startswith("#") and words[1:].strip().isdecimal():
+        number = int(words[1:])
+        if 1 <= number <= choices:
+            return Pick(number)
+        return Unreadable(f"there is no play {number}: the list runs from 1 to {choices}")
+    if words.isdecimal() and not words.startswith("0") and 1 <= int(words) <= choices:
+        packed = _PACKED.match(words)
+        named = tile(int(packed[1]), int(packed[2])) if packed else None
+        if named is not None and named in playable:
+            return Unreadable(f"{words} is both play {words} and the tile {named} you hold: "
+                              f"type {named} for the tile, or #{words} for play {words}")
         return Pick(int(words))
     if words.isdecimal() and len(words) != 2:
-        return Unreadable(f"there is no play {words}: the list runs from 1 to {choices}")
+        above_nine = " (a tile with a half above 9 is written 12-11)" if top > 9 else ""
+        return Unreadable(f"there is no play {words}: the list runs from 1 to {choices}"
+                          + above_nine)
     match = _SPLIT.match(words) or _PACKED.match(words)
     if match is None:
         shown = words if len(words) <= 12 else words[:11] + "~"

@@ -33,9 +33,10 @@ BLANK = Text("")
 
 HELP = (
     "How to move:",
-    "  1, 2, ...      play that choice from the numbered list",
+    "  1, 2, ...      play that choice from the numbered list (#11 is always one)",
     "  6-5 or 65      play that tile; when it fits two arms, add the arm:",
-    "                 6-5 l, 6-5 left, 65r, 6-5 up, 6-5 down",
+    "                 6-5 l, 6-5 left, 65r, 6-5 up, 6-5 down; halves above 9: 12-11",
+    "                 (a number that is both, like 11, is asked about, not guessed)",
     "  hint           what the expert bot would play here, and why",
     "  help           this text",
     "  quit           leave the game (asks first; Ctrl-C works too)",
@@ -128,12 +129,14 @@ def pool_lines(rules: Rules, seating: Seating, pool: int, chips: Sequence[int],
 
 
 def _clip(lines: list[Text], room: int) -> list[Text]:
-    """The newest ``room`` lines, saying how many older ones were left out."""
+    """At most ``room`` lines, the newest: with room for two or more, a note that older
+    ones were left out takes one of them; with none, nothing (the layout shows where every
+    tile went, and the screen must leave the person's hand and choices in sight)."""
     if len(lines) <= room:
         return lines
-    keep = max(1, room - 1)
-    dropped = len(lines) - keep
-    return [Text(f"({dropped} earlier turns not shown)", QUIET)] + lines[-keep:]
+    if room < 2:
+        return lines[len(lines) - max(0, room):]
+    return [Text("(earlier turns not shown)", QUIET)] + lines[-(room - 1):]
 
 
 def news_lines(view: SeatView, seating: Seating, hand: int, width: int) -> list[Text]:
@@ -159,10 +162,12 @@ def _layout_title(layout: Layout) -> Text:
 
 
 def turn_screen(view: SeatView, seating: Seating, hand: int, width: int,
-                height: int) -> list[Text]:
+                height: int, reserve: int = 1) -> list[Text]:
     """The screen of a person who must play: everything they may see, and their choices.
 
-    It leaves one line free for the prompt below it.
+    It leaves ``reserve`` lines free for the prompt below it (two at 40 columns). The news
+    of the turns since the person's last is what gives way when the rest needs the room,
+    then the blank lines between the parts.
     """
     rules, seat = view.rules, view.seat
     top = [header(rules, hand, width)]
@@ -177,9 +182,10 @@ def turn_screen(view: SeatView, seating: Seating, hand: int, width: int,
                                  f"count {count};  * playable"), width)
     mine += hand_lines(view.hand, (p.tile for p in view.legal), width)
     mine += plays_lines(view.legal, width)
-    room = height - 1 - len(top) - len(board) - len(mine) - 3
+    room = height - reserve - len(top) - len(board) - len(mine) - 3
     news = _clip(news_lines(view, seating, hand, width), room)
-    return top + [BLANK] + board + [BLANK] + news + ([BLANK] if news else []) + mine
+    blank = [BLANK] if room >= 0 else []  # no room for the news: none for spacing either
+    return top + blank + board + blank + news + (blank if news else []) + mine
 
 
 def waiting_screen(name: str) -> list[Text]:
@@ -226,17 +232,33 @@ def _result_line(game: Game, seating: Seating) -> str:
 
 
 def hand_end_screen(game: Game, seating: Seating, width: int,
-                    you: int | None) -> list[Text]:
+                    you: int | None, height: int | None = None) -> list[Text]:
     """The end of a hand: how it ended, the last turns, every hand revealed with its count,
-    the points, the chips and the game score."""
-    rules, state, result = game.rules, game.hands[-1], game.results[-1]
-    lines = [header(rules, len(game.hands), width),
-             *wrapped(Text(_hand_title(game, seating, you), "bold"), width)]
+    the points, the chips and the game score. Within ``height`` lines when given (one kept
+    for the prompt): the last turns give way first, then the layout, so the title, the
+    hands and the points stay in sight."""
+    rules, state = game.rules, game.hands[-1]
+    top = [header(rules, len(game.hands), width),
+           *wrapped(Text(_hand_title(game, seating, you), "bold"), width)]
+    last: list[Text] = []
     for t in turns(state.moves)[-3:]:
-        lines += wrapped(Text("  " + describe(t, seating.names, you)), width, indent=4)
-    lines.append(_layout_title(state.layout))
-    lines += layout_lines(state.layout, width)
-    lines.append(Text("Hands revealed:", "bold"))
+        last += wrapped(Text("  " + describe(t, seating.names, you)), width, indent=4)
+    board = [_layout_title(state.layout), *layout_lines(state.layout, width)]
+    rest = _hand_end_rest(game, seating, width)
+    if height is not None and len(top) + len(last) + len(board) + len(rest) > height - 1:
+        last = []
+    if height is not None and len(top) + len(board) + len(rest) > height - 1:
+        board = []
+    lines = top + last + board + rest
+    for line in lines:
+        line.truncate(width)
+    return lines
+
+
+def _hand_end_rest(game: Game, seating: Seating, width: int) -> list[Text]:
+    """The hand-end screen from the hands revealed on: what always stays on it."""
+    rules, state, result = game.rules, game.hands[-1], game.results[-1]
+    lines = [Text("Hands revealed:", "bold")]
     name_width = max(len(n) for n in seating.names)
     for seat, hand in enumerate(state.hands):
         first = Text(f"  {seating.names[seat]:<{name_width}}  count {result.counts[seat]:>3}  ")
@@ -248,8 +270,6 @@ def hand_end_screen(game: Game, seating: Seating, width: int,
         items.append(Text(f"(pool now {game.pool})", QUIET))
         lines += flow(items, width, indent=8, first=Text("Chips this hand: ", "bold"))
     lines += scores_lines(rules, seating, game.scores, width)
-    for line in lines:
-        line.truncate(width)
     return lines
 
 
@@ -270,7 +290,7 @@ def game_end_screen(game: Game, seating: Seating, seed: int, width: int) -> list
         if game.pool:
             chips.append(Text(f"({game.pool} stay in the pool)", QUIET))
         lines += flow(chips, width, indent=14, first=Text("Chips:        ", "bold"))
-    lines.append(Text(f"Seed {seed}: the same seed and options deal this game again.", QUIET))
     for line in lines:
         line.truncate(width)
-    return lines
+    return lines + wrapped(Text(f"Seed {seed}: the same seed and options deal this game "
+                                "again.", QUIET), width)

@@ -158,6 +158,7 @@ class Table:
                 answer = self.terminal.ask(prompt).strip().lower()
             except EOFError:
                 if last:  # input ended with the game: its result is still shown
+                    self.terminal.say("")  # below the prompt, not on its line
                     return
                 raise
             if answer in ("r", "review"):
@@ -197,8 +198,8 @@ class Table:
             self.terminal.clear()
         elif len(self.game.hands) > 1:
             self.terminal.say("")  # bots only: screens follow one another, uncleared
-        self.terminal.show(hand_end_screen(self.game, self.seating,
-                                           self.terminal.width, self._you()))
+        self.terminal.show(hand_end_screen(self.game, self.seating, self.terminal.width,
+                                           self._you(), self.terminal.height))
         self._viewer = None
 
     def _hide_hand(self, seat: int) -> None:
@@ -219,10 +220,11 @@ class Table:
         self.terminal.show(pass_screen(self.seating.names[seat]))
         self.terminal.ask(f"{self.seating.names[seat]}, press Enter ")
 
-    def _draw_turn(self, view: SeatView) -> None:
+    def _draw_turn(self, view: SeatView, prompt: str) -> None:
         self.terminal.clear()
         self.terminal.show(turn_screen(view, self.seating, len(self.game.hands),
-                                       self.terminal.width, self.terminal.height))
+                                       self.terminal.width, self.terminal.height,
+                                       self.terminal.lines_of(prompt)))
 
     # -- a person's move -----------------------------------------------------------------
 
@@ -231,12 +233,13 @@ class Table:
         self._hand_over_keyboard(seat)
         self._viewer = seat
         view = observe(self.game, seat)
-        self._draw_turn(view)
         choices = len(view.legal)
         prompt = (f"Your move (1-{choices}, a tile like 6-5 or 65r, help, quit): "
                   if choices > 1 else "Your move (1, a tile like 6-5, help, quit): ")
+        self._draw_turn(view, prompt)
         while True:
-            command = read_command(self.terminal.ask(prompt), choices, self.rules.set)
+            command = read_command(self.terminal.ask(prompt), choices, self.rules.set,
+                                   {p.tile for p in view.legal})
             chosen = self._respond(view, command)
             if chosen is not None:
                 return chosen

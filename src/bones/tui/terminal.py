@@ -16,6 +16,9 @@ from rich.text import Text
 #: The screen every turn is drawn for, whatever the terminal: a compact game fits 80x24.
 WIDTH = 80
 HEIGHT = 24
+#: The least a screen is drawn for: below it lines are cut (``Terminal.too_small`` says so).
+MIN_WIDTH = 40
+MIN_HEIGHT = 16
 #: Home the cursor, clear the screen, and clear the scrollback too (xterm's ``3J``), so the
 #: next person at a shared keyboard cannot scroll back to the last player's hand.
 _CLEAR = "\x1b[H\x1b[2J\x1b[3J"
@@ -33,12 +36,28 @@ class Terminal:
     @property
     def width(self) -> int:
         """Columns a screen may use: 80, or fewer on a narrower terminal."""
-        return max(40, min(self.console.width, WIDTH))
+        return max(MIN_WIDTH, min(self.console.width, WIDTH))
 
     @property
     def height(self) -> int:
         """Lines a screen may use: 24, or fewer on a shorter terminal."""
-        return max(16, min(self.console.height, HEIGHT))
+        return max(MIN_HEIGHT, min(self.console.height, HEIGHT))
+
+    def lines_of(self, text: str) -> int:
+        """How many lines ``text`` takes at ``width`` (a prompt wraps on a narrow screen)."""
+        return max(1, -(-len(text) // self.width))
+
+    def too_small(self) -> str | None:
+        """A warning when the terminal is smaller than any screen is drawn for (40 columns,
+        16 lines), where lines are cut or scroll away; ``None`` when it is big enough."""
+        if not self.console.is_terminal:
+            return None
+        columns, lines = self.console.width, self.console.height
+        if columns >= MIN_WIDTH and lines >= MIN_HEIGHT:
+            return None
+        return (f"This terminal is {columns}x{lines}; bones play is drawn for at least "
+                f"{MIN_WIDTH}x{MIN_HEIGHT} (80x24 is best), so some of the table will be "
+                "cut off. Make the window bigger for the whole table.")
 
     def clear(self) -> None:
         """Start a fresh screen (only on a real terminal: piped output keeps every screen)."""
