@@ -51,7 +51,7 @@ def test_highest_double_lead_gives_the_first_hand_to_the_highest_double_holder()
 
 def test_highest_double_lead_without_a_double_redeals():
     r = Rules(lead="highest-double", no_double="redeal", hand_size=3)
-    with pytest.raises(DealError, match="redeal"):
+    with pytest.raises(DealError, match="redeal this deal: no double was dealt that the lead"):
         hand(r, ["6-5 4-1 3-0", "6-4 5-2 2-1"], leader=0)
 
 
@@ -126,7 +126,7 @@ def test_opening_highest_double_none_dealt_heaviest_tile_is_set():
 
 def test_opening_highest_double_none_dealt_redeals():
     r = Rules(opening="highest-double", no_double="redeal", hand_size=3)
-    with pytest.raises(DealError, match="redeal"):
+    with pytest.raises(DealError, match="no double was dealt that the opening needs"):
         hand(r, ["6-3 4-1 1-0", "5-4 3-2 2-1"], leader=0)
 
 

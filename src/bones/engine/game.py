@@ -146,7 +146,8 @@ def check_deal(game: Game, hands: Sequence[Sequence[Tile]], boneyard: Sequence[T
         raise DealError(f"{missing[0]} is in neither the deal nor the boneyard")
     decided = leads.decide(rules, hands, game.previous)
     if decided is None:
-        raise DealError(f"the rules redeal this deal: no double was dealt that the opening "
+        needs = "opening" if rules.opening != "any" else "lead"  # whichever asks for it
+        raise DealError(f"the rules redeal this deal: no double was dealt that the {needs} "
                         f"needs (no_double: {rules.no_double})")
     if leader is not None and (not isinstance(leader, int) or isinstance(leader, bool)
                                or not 0 <= leader < rules.players):
