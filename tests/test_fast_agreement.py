@@ -305,10 +305,12 @@ def test_the_extension_refuses_bad_input() -> None:
 
 @pytest.mark.parametrize("changes", [
     {"ante": 2**31, "score": "others"}, {"target": 10**20}, {"ante": 10**25, "target": 10**30},
+    {"reserve": 1000}, {"reserve": 10**20},
 ])
 def test_a_target_or_ante_beyond_the_c_range_is_played_on_the_pure_path(changes) -> None:
-    """The rules take any whole number; the C path's 64-bit totals do not, so such rules
-    are played, by default, on the pure path (the same game) rather than refused."""
+    """The rules take any whole number (any reserve in Block, where nothing is drawn); the
+    C path's 64-bit totals and tile-sized reserve do not, so such rules are played, by
+    default, on the pure path (the same game) rather than refused."""
     rules = PRESETS["pool"].replace(players=3, **changes)
     chosen = play_hands(rules, random.Random(5), 300)
     assert chosen == play_hands(rules, random.Random(5), 300, backend="python")

@@ -128,3 +128,38 @@ def test_an_interrupted_fast_simulation_reports_the_chunks_it_finished():
     hands = result["hands"]
     assert result["interrupted"] is True and 0 < hands < 50_000_000 and hands % 50_000 == 0
     assert err == f"bones: interrupted after {hands} of 50000000 hands; the results so far:\n"
+
+
+def _sleepy_series():
+    """A generator of results from two workers, each chunk a sleep: the first is instant."""
+    from bones.sim.parallel import Workers
+
+    with Workers(2) as workers:
+        yield from workers.map(time.sleep, [0, 60, 60, 60])
+
+
+@pytest.mark.timeout(30)
+def test_a_ctrl_c_caught_outside_a_series_still_ends_its_workers_at_once():
+    """Ctrl-C held over a result's bookkeeping is raised in the caller's loop, outside the
+    generator; ``stop`` must end its workers as a Ctrl-C inside it does, not wait for the
+    chunks they began (here a minute each; the test's timeout is half that)."""
+    from bones.sim.parallel import stop
+
+    series = _sleepy_series()
+    assert next(series) is None
+    stop(series)
+    with pytest.raises(StopIteration):
+        next(series)
+
+
+def test_a_dropped_interrupt_is_not_raised_after_the_last_bookkeeping():
+    """The seeds are added to a finished run's records with Ctrl-C dropped: stopping there
+    would only lose the results; with ``then_raise`` (the default) it comes after."""
+    from bones.cli.common import held_interrupts
+
+    with held_interrupts(then_raise=False):
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.05)
+    with pytest.raises(KeyboardInterrupt), held_interrupts():
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.05)

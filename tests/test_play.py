@@ -364,7 +364,7 @@ def _quit_without_saving(child: pexpect.spawn) -> None:
     child.close()
 
 
-def test_a_terminal_too_small_for_the_table_is_said_before_play() -> None:
+def test_a_terminal_too_small_for_the_table_is_said_before_play(tmp_path: Path) -> None:
     child = spawn("--seed", "4", size=(10, 30))
     child.expect(r"Press Enter to play anyway ")
     said = " ".join(plain(child.before).split())
@@ -373,6 +373,18 @@ def test_a_terminal_too_small_for_the_table_is_said_before_play() -> None:
     child.expect(MOVE)
     child.sendeof()
     child.expect(pexpect.EOF)
+    # leaving at the warning leaves nothing behind: no bot was started, no record written
+    started = tmp_path / "started"
+    bot = tmp_path / "bot.py"
+    bot.write_text(f"open({str(started)!r}, 'w').close()\n" + FIRST_TILE_BOT)
+    left = spawn("--seats", f"human,cmd:{sys.executable} {bot}", "--record",
+                 str(tmp_path / "game.json"), size=(10, 30))
+    left.expect(r"Press Enter to play anyway ")
+    left.sendeof()
+    left.expect(pexpect.EOF)
+    left.close()
+    assert left.exitstatus == 0
+    assert not started.exists() and not (tmp_path / "game.json").exists()
     roomy = spawn("--seed", "4")  # 80x24: straight to the table
     roomy.expect(MOVE)
     assert "This terminal is" not in transcript(roomy)
@@ -481,6 +493,7 @@ def test_an_outside_bots_faults_are_told_once_its_hand_is_over(tmp_path: Path) -
     child.expect(r"Quit this game\? \[y/N\] ")
     child.sendline("y")
     child.expect(r"Save the record\? \[y/N\] ")
+    assert "bones: bot " in plain(child.before)  # the hand left is over: its faults told
     child.sendline("y")
     child.expect(r"Save it where\? ")
     child.sendline("left.json")

@@ -122,3 +122,9 @@ def test_numeric_options_refuse_digits_that_are_not_ascii(flag, text):
     must refuse them the same way whether the option also takes a word or not."""
     with pytest.raises(RulesError, match="whole number"):
         _rules_of(flag, text)
+
+
+def test_a_number_past_pythons_digit_limit_is_refused_not_a_crash():
+    for flag in ("--players", "--target", "--ante"):
+        with pytest.raises(RulesError, match="whole number"):
+            _rules_of(flag, "1" * 5000)

@@ -223,3 +223,28 @@ def test_a_record_folder_that_holds_a_series_or_is_a_file_is_refused_before_any_
     plain.write_text("x")
     assert main(["simulate", "--quiet", "--games", "2", "--record", str(plain)]) == 1
     assert "not a folder" in capsys.readouterr().err and plain.read_text() == "x"
+
+
+def test_a_series_that_fails_midway_still_seeds_the_records_it_wrote(capsys, tmp_path,
+                                                                    monkeypatch):
+    """Records hold no seed while the series goes on; one that stops with an error has no
+    game left to deal either, so its records get their seeds as a finished one's do."""
+    import bones.cli.simulate as simulate_cli
+    from bones.engine.errors import BonesError
+
+    real = simulate_cli.play_series
+
+    def failing(*args, **kwargs):
+        for number, outcome in enumerate(real(*args, **kwargs)):
+            if number == 3:
+                raise BonesError("a game went wrong")
+            yield outcome
+
+    monkeypatch.setattr(simulate_cli, "play_series", failing)
+    folder = tmp_path / "games"
+    assert main(["simulate", "--bots", "greedy", "--games", "6", "--seed", "8", "--record",
+                 str(folder), "--jobs", "1", "--quiet"]) == 1
+    assert "a game went wrong" in capsys.readouterr().err
+    seeds = [json.loads(p.read_text())["seed"] for p in sorted(folder.glob("game-*.json"))]
+    assert seeds == ["8:0", "8:1", "8:2"]
+    assert not list(folder.glob("*.tmp"))

@@ -164,6 +164,19 @@ def test_a_number_that_is_both_a_list_number_and_a_playable_tile_is_asked_about(
     assert isinstance(read_command("#13", choices=12, top=6), Unreadable)
 
 
+def test_a_number_too_long_for_any_list_is_refused_in_one_line() -> None:
+    for typed in ("1" * 5000, "#" + "2" * 5000):
+        command = read_command(typed, choices=12, top=6)
+        assert isinstance(command, Unreadable) and len(command.reason) < 80
+
+
+def test_a_prompt_that_fills_the_line_puts_the_answer_on_the_next() -> None:
+    from bones.tui.terminal import Terminal
+
+    terminal = Terminal(Console(width=44, file=io.StringIO()))
+    assert [terminal.lines_of("x" * n) for n in (10, 43, 44, 45, 88)] == [1, 1, 2, 2, 3]
+
+
 def test_a_leading_zero_names_a_tile_never_a_list_number() -> None:
     assert read_command("03", choices=7, top=6) == TileCode(Tile(3, 0), None)
 
@@ -267,9 +280,15 @@ def test_on_a_40x20_terminal_only_news_and_spacing_give_way(name: str, base: Rul
             assert len(screen) <= 18 or not optional, screen
             assert not any("(0 " in line for line in screen)
             assert any(line.startswith("Scores:") for line in screen)
-        end = [line.plain for line in hand_end_screen(ended, table, 40, you=0, height=20)]
+        whole = [line.plain for line in hand_end_screen(ended, table, 40, you=0)]
+        end = [line.plain for line in hand_end_screen(ended, table, 40, you=0, height=20,
+                                                      reserve=2)]
         assert end[0].startswith("bones: ") and "Hands revealed:" in end
-        if len(end) > 19:
+        assert end[-len(whole[whole.index("Hands revealed:"):]):] == \
+            whole[whole.index("Hands revealed:"):]  # the hands and points always whole
+        if len(whole) <= 18:
+            assert end == whole  # nothing given way that did not have to
+        elif len(end) > 18:
             assert not any(line.startswith("Layout") for line in end), end
 
 

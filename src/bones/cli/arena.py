@@ -17,6 +17,7 @@ from bones.engine.errors import BonesError
 from bones.record.folder import RecordFolder
 from bones.sim.arena import check_lineup, play_deals, rotations
 from bones.sim.arena_stats import ArenaTally
+from bones.sim.parallel import stop
 from bones.sim.sprt import Sprt
 
 #: Deals between two looks at the SPRT (and progress updates of the verdict).
@@ -75,11 +76,12 @@ def run(args: argparse.Namespace) -> int:
     chunk = 1 if sprt is not None else None
     folder = RecordFolder(args.record, args.games) if args.record is not None else None
     interrupted = False
+    deals = play_deals(rules, levels, seed, args.games, jobs, args.think, chunk=chunk,
+                       records=folder is not None)
     try:
         with progress_bar(err, disable=args.quiet or not err.is_terminal) as progress:
             task = progress.add_task("arena deals", total=args.games)
-            for outcome in play_deals(rules, levels, seed, args.games, jobs, args.think,
-                                      chunk=chunk, records=folder is not None):
+            for outcome in deals:
                 with held_interrupts():  # the tally and the records hold the same deals
                     tally.add(outcome)
                     if folder is not None:
@@ -92,11 +94,17 @@ def run(args: argparse.Namespace) -> int:
                         break
     except KeyboardInterrupt:
         # A long match stopped by hand still reports (and saves) the deals it finished.
+        stop(deals)  # its workers end now, not after the deals they began
         if tally.deals == 0:
             raise
         interrupted = True
         print(f"bones: interrupted after {tally.deals} of {args.games} deals; the results "
               "so far:", file=sys.stderr)
+    except BaseException:
+        if folder is not None:  # a match that failed midway still seeds the records it wrote
+            with held_interrupts(then_raise=False):
+                folder.seal(seed)
+        raise
     result = tally.json()
     if interrupted:
         result["interrupted"] = True
@@ -108,7 +116,8 @@ def run(args: argparse.Namespace) -> int:
                           "llr_per_hand": sprt.llr(*tally.head_to_head),
                           "bounds": list(sprt.bounds), "verdict": verdict}
     if folder is not None:
-        folder.finish(result)
+        with held_interrupts(then_raise=False):  # the match is over: nothing left to stop
+            folder.finish(result)
     if args.json:
         print(json.dumps(result))
     else:

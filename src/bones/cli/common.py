@@ -55,10 +55,12 @@ def seconds(text: str) -> float:
 
 
 @contextlib.contextmanager
-def held_interrupts() -> Iterator[None]:
+def held_interrupts(then_raise: bool = True) -> Iterator[None]:
     """Ctrl-C during one result's bookkeeping takes effect once it is done, so a run stopped
     by hand reports and saves whole results: every deal (or game) tallied has its records,
-    and no record is of one left out of the tally."""
+    and no record is of one left out of the tally. With ``then_raise`` false it is dropped
+    instead: for the last bookkeeping of a run already played out (adding the seed to its
+    records), where stopping would only lose the run."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -68,7 +70,7 @@ def held_interrupts() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGINT, previous)
-        if caught and previous is not signal.SIG_IGN:
+        if caught and then_raise and previous is not signal.SIG_IGN:
             if callable(previous):
                 previous(signal.SIGINT, None)  # raises, as Python's and main's handlers do
             else:

@@ -134,15 +134,8 @@ def run(args: argparse.Namespace) -> int:
     rules, seats = _rules_and_seats(args)
     path: str | None = args.record
     terminal = Terminal(Console(highlight=False))
-    table = Table(rules, seats, seed, terminal,
-                  after_hand=(lambda game: recorder.save(game, path, game.finished))
-                  if path else None,
-                  think=args.think)
-    recorder = _Recorder(seats, seed, table.played_for)
-    if path:
-        # a path that cannot be written fails before play
-        recorder.save(table.game, path, final=False)
-    if (small := terminal.too_small()) is not None:  # said before the first screen clears
+    # said before the first screen clears, and before any bot is started or file written
+    if (small := terminal.too_small()) is not None:
         terminal.say(small)
         try:
             terminal.ask("Press Enter to play anyway ")
@@ -151,6 +144,14 @@ def run(args: argparse.Namespace) -> int:
         except KeyboardInterrupt:
             terminal.say("")
             return 130
+    table = Table(rules, seats, seed, terminal,
+                  after_hand=(lambda game: recorder.save(game, path, game.finished))
+                  if path else None,
+                  think=args.think)
+    recorder = _Recorder(seats, seed, table.played_for)
+    if path:
+        # a path that cannot be written fails before play
+        recorder.save(table.game, path, final=False)
     try:
         table.play_game()
     except QuitGame:

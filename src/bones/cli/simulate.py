@@ -27,10 +27,11 @@ from bones.cli.common import (
 from bones.cli.options import add_rules_arguments, rules_from_args
 from bones.engine.errors import BonesError
 from bones.engine.rules import Rules
-from bones.record.folder import refuse_used
+from bones.record.folder import refuse_used, replace_text
 from bones.record.model import Record
 from bones.record.writer import dump
 from bones.sim.fastsim import fast_series, summary_of
+from bones.sim.parallel import stop
 from bones.sim.referee import GameOutcome, check_levels, game_seed, play_series
 from bones.sim.stats import Summary, Tally, Unit
 
@@ -135,12 +136,24 @@ def _refereed(rules: Rules, levels: tuple[str, ...], seed: int, unit: Unit, tota
                     finished += 1
                 progress.advance(task, 1 if unit == "games" else len(outcome.results))
     except KeyboardInterrupt:
+        stop(outcomes)  # its workers end now, not after the games they began
         if finished == 0:
+            _close(recorder)
             raise
         interrupted = True
-    if recorder is not None:
-        recorder.close()
+    except BaseException:
+        _close(recorder)  # a run that failed midway still seeds the records it wrote
+        raise
+    _close(recorder)
     return tally.summary(), interrupted
+
+
+def _close(recorder: Recorder | None) -> None:
+    """Write the records' last pieces (the held record, every seed); a Ctrl-C meanwhile
+    waits, then is dropped: no game is left to stop, only the run's records to lose."""
+    if recorder is not None:
+        with held_interrupts(then_raise=False):
+            recorder.close()
 
 
 
@@ -192,7 +205,7 @@ class Recorder:
                 at = list(doc).index("hands") + 1
                 items = list(doc.items())
                 items.insert(at, ("seed", game_seed(self.seed, index)))
-                path.write_text(json.dumps(dict(items), indent=1) + "\n", encoding="utf-8")
+                replace_text(path, json.dumps(dict(items), indent=1) + "\n")
             except OSError as exc:
                 raise BonesError(f"cannot write record {path}: {exc.strerror or exc}") \
                     from None

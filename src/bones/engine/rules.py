@@ -156,7 +156,12 @@ def read_whole(text: str) -> int | None:
     (3, 2, None, None)
     """
     stripped = text.strip()
-    return int(stripped) if re.fullmatch(r"[+-]?[0-9]+", stripped) else None
+    if not re.fullmatch(r"[+-]?[0-9]+", stripped):
+        return None
+    try:
+        return int(stripped)
+    except ValueError:  # past Python's limit of digits in a number read from text
+        return None
 
 
 def _validate(r: Rules) -> None:

@@ -42,6 +42,9 @@ Params = tuple[int, ...]
 #: on the pure path, whose integers have no bound (``c_can_play``).
 C_MAX_TARGET: Final = 1 << 62
 C_MAX_ANTE: Final = (1 << 31) - 1
+#: The largest ``reserve``: the tiles of a double-eighteen set (the rules take any reserve
+#: in Block, where nothing is drawn).
+C_MAX_RESERVE: Final = 190
 
 #: How a hand ended, in raw traces.
 OUT: Final = 0
@@ -88,6 +91,7 @@ def params(rules: Rules) -> Params:
 
 
 def c_can_play(p: Params) -> bool:
-    """Whether the C path takes these rules: every option but ``target`` and ``ante`` is
-    bounded by the set already."""
-    return p[FIELDS.index("target")] <= C_MAX_TARGET and p[FIELDS.index("ante")] <= C_MAX_ANTE
+    """Whether the C path takes these rules: every option but ``target``, ``ante`` and
+    ``reserve`` (unbounded in Block) is bounded by the set already."""
+    return (p[FIELDS.index("target")] <= C_MAX_TARGET and p[FIELDS.index("ante")] <= C_MAX_ANTE
+            and p[FIELDS.index("reserve")] <= C_MAX_RESERVE)

@@ -18,7 +18,14 @@ from typing import Literal
 
 from bones.engine.rules import Rules
 from bones.fast import pure
-from bones.fast.params import C_MAX_ANTE, C_MAX_TARGET, Params, c_can_play, params
+from bones.fast.params import (
+    C_MAX_ANTE,
+    C_MAX_RESERVE,
+    C_MAX_TARGET,
+    Params,
+    c_can_play,
+    params,
+)
 from bones.fast.results import RawHand
 
 Backend = Literal["c", "python"]
@@ -83,8 +90,9 @@ def run(rules: Rules, rng: random.Random, count: int, unit: Literal["games", "ha
     chosen = _resolve(rng, backend)
     if chosen == "c" and not c_can_play(p):
         if backend == "c":
-            raise ValueError(f"the C path takes a target of at most {C_MAX_TARGET} and an ante "
-                             f"of at most {C_MAX_ANTE}; use backend='python'")
+            raise ValueError(f"the C path takes a target of at most {C_MAX_TARGET}, an ante "
+                             f"of at most {C_MAX_ANTE} and a reserve of at most "
+                             f"{C_MAX_RESERVE}; use backend='python'")
         chosen = "python"  # the same game, with integers that have no bound
     if chosen == "python":
         return pure.run(p, rng, count, by_hands, trace)

@@ -21,7 +21,7 @@ from bones.fast.paths import run
 from bones.fast.results import Totals
 from bones.lab.grid import GridPoint
 from bones.lab.metrics import Counts, Metrics, check, count_hands
-from bones.sim.parallel import Workers
+from bones.sim.parallel import Workers, stop
 
 #: Hands per chunk: enough that starting a process or a game is noise, few enough that a
 #: chunk's traces (every hand's deal and moves) stay a few tens of megabytes.
@@ -105,14 +105,16 @@ def run_lab(points: Sequence[GridPoint], hands: int, seed: int, jobs: int = 1, *
     jobs_for, done = itertools.tee(work)  # the workers read ahead of the results
     merged: dict[int, Counts] = {}
     played: dict[int, int] = {}  # hands counted per grid point
+    results = _played(jobs_for, min(jobs, chunks))
     try:
-        for job, counts in zip(done, _played(jobs_for, min(jobs, chunks)), strict=True):
+        for job, counts in zip(done, results, strict=True):
             # one assignment each: an interrupt never finds a point's counts and hands apart
             merged[job.point] = merged.get(job.point, Counts()) + counts
             played[job.point] = played.get(job.point, 0) + job.hands
             if progress is not None:
                 progress(job.hands)
     except KeyboardInterrupt:
+        stop(results)  # its workers end now, not after the chunks they began
         finished = [p for p in points if p.rules is not None and played.get(p.index) == hands]
         if not finished:
             raise

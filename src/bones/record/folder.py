@@ -18,6 +18,7 @@ its own.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +36,14 @@ def _fault(path: Path, exc: OSError) -> BonesError:
     """The one-line error for a folder the records cannot be written to."""
     return BonesError(f"cannot write the records to {path}: "
                       f"{exc.strerror or type(exc).__name__}")
+
+
+def replace_text(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` whole or not at all (a file beside it, then renamed over
+    it): a record rewritten to add its seed is never left half written."""
+    temporary = path.with_name(path.name + ".tmp")
+    temporary.write_text(text, encoding="utf-8")
+    os.replace(temporary, path)
 
 
 def refuse_used(path: Path, patterns: tuple[str, ...], hint: str = "") -> None:
@@ -80,16 +89,21 @@ class RecordFolder:
             self._write(name, dump(record))
             self.written.append(name)
 
-    def finish(self, summary: dict[str, Any]) -> None:
-        """Now that no hand is left to play, add the run's seed to every record (first in
-        ``x-arena``), then write the run's summary."""
+    def seal(self, seed: int) -> None:
+        """Now that no hand is left to play, add the run's seed to every record written
+        (first in ``x-arena``)."""
         for name in self.written:
             try:
                 doc = json.loads((self.path / name).read_text(encoding="utf-8"))
+                doc["x-arena"] = {"seed": seed, **doc.get("x-arena", {})}
+                replace_text(self.path / name, json.dumps(doc, indent=1) + "\n")  # as dumped
             except OSError as exc:
                 raise _fault(self.path, exc) from None
-            doc["x-arena"] = {"seed": summary["seed"], **doc.get("x-arena", {})}
-            self._write(name, json.dumps(doc, indent=1) + "\n")  # as ``dump`` writes it
+        self.written.clear()
+
+    def finish(self, summary: dict[str, Any]) -> None:
+        """Seal the records (``seal``), then write the run's summary."""
+        self.seal(summary["seed"])
         self._write(SUMMARY, json.dumps(summary, indent=1) + "\n")
 
     def _write(self, name: str, text: str) -> None:

@@ -17,14 +17,15 @@ ever.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import multiprocessing
 import signal
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from types import TracebackType
-from typing import TypeVar
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -78,6 +79,15 @@ class Workers:
             for process in list(processes.values()):
                 process.terminate()
         self._pool.shutdown(wait=True, cancel_futures=True)
+
+
+def stop(results: Iterator[Any]) -> None:
+    """Stop a generator of results that a Ctrl-C reached outside it (in the caller's loop):
+    its workers are ended at once, as when the Ctrl-C comes while it waits, rather than
+    left to finish the chunks they began, which only closing it would do."""
+    if isinstance(results, Generator):
+        with contextlib.suppress(KeyboardInterrupt, StopIteration):
+            results.throw(KeyboardInterrupt())
 
 
 def _ignore_interrupts() -> None:

@@ -105,6 +105,9 @@ def read_command(text: str, choices: int, top: int,
         return Quit()
     if words in ("pass", "draw"):
         return Forced(words)
+    if words.lstrip("#").isdecimal() and len(words) > 9:  # no list is that long
+        shown = words if len(words) <= 12 else words[:11] + "~"
+        return Unreadable(f"there is no play {shown}: the list runs from 1 to {choices}")
     if words.startswith("#") and words[1:].strip().isdecimal():
         number = int(words[1:])
         if 1 <= number <= choices:

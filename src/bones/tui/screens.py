@@ -231,12 +231,12 @@ def _result_line(game: Game, seating: Seating) -> str:
     return f"{_verb(side, 'wins', 'win')} the hand and {scores} {points}{how}."
 
 
-def hand_end_screen(game: Game, seating: Seating, width: int,
-                    you: int | None, height: int | None = None) -> list[Text]:
+def hand_end_screen(game: Game, seating: Seating, width: int, you: int | None,
+                    height: int | None = None, reserve: int = 1) -> list[Text]:
     """The end of a hand: how it ended, the last turns, every hand revealed with its count,
-    the points, the chips and the game score. Within ``height`` lines when given (one kept
-    for the prompt): the last turns give way first, then the layout, so the title, the
-    hands and the points stay in sight."""
+    the points, the chips and the game score. Within ``height`` lines when given, less
+    ``reserve`` kept for what is printed below it (the prompt): the last turns give way
+    first, then the layout, so the title, the hands and the points stay in sight."""
     rules, state = game.rules, game.hands[-1]
     top = [header(rules, len(game.hands), width),
            *wrapped(Text(_hand_title(game, seating, you), "bold"), width)]
@@ -245,9 +245,9 @@ def hand_end_screen(game: Game, seating: Seating, width: int,
         last += wrapped(Text("  " + describe(t, seating.names, you)), width, indent=4)
     board = [_layout_title(state.layout), *layout_lines(state.layout, width)]
     rest = _hand_end_rest(game, seating, width)
-    if height is not None and len(top) + len(last) + len(board) + len(rest) > height - 1:
+    if height is not None and len(top) + len(last) + len(board) + len(rest) > height - reserve:
         last = []
-    if height is not None and len(top) + len(board) + len(rest) > height - 1:
+    if height is not None and len(top) + len(board) + len(rest) > height - reserve:
         board = []
     lines = top + last + board + rest
     for line in lines:

@@ -94,6 +94,7 @@ class Table:
         finally:
             for bot in self._bots.values():
                 close_bot(bot)
+            self._tell_bot_faults()  # a game left mid-hand, or a bot that would not close
 
     def _play_game(self) -> Game:
         while not self.game.finished:
@@ -151,8 +152,7 @@ class Table:
         reviews the people's plays of this one, and ``quit`` leaves as during a hand. Any
         other answer goes on, as Enter does, so piped answers never stall here."""
         last = self.game.finished
-        prompt = ("Press Enter for the result of the game (r: review your plays) " if last
-                  else "Press Enter for the next hand (r: review your plays, quit) ")
+        prompt = self._between_prompt()
         while True:
             try:
                 answer = self.terminal.ask(prompt).strip().lower()
@@ -193,13 +193,25 @@ class Table:
             if skipped:
                 self.terminal.say(f"  ({skipped} decisions were too deep to check)")
 
+    def _between_prompt(self) -> str:
+        return ("Press Enter for the result of the game (r: review your plays) "
+                if self.game.finished
+                else "Press Enter for the next hand (r: review your plays, quit) ")
+
     def _show_hand_end(self) -> None:
+        """The hand-end screen, fitted to the terminal with room below it for the outside
+        bots' faults and the prompt; piped output, never cleared, keeps it whole."""
         if self.seating.humans:
             self.terminal.clear()
         elif len(self.game.hands) > 1:
             self.terminal.say("")  # bots only: screens follow one another, uncleared
+        below = sum(self.terminal.lines_of(line)
+                    for line in self._bot_faults.getvalue().splitlines())
+        if self.seating.humans:
+            below += self.terminal.lines_of(self._between_prompt())
+        height = self.terminal.height if self.terminal.console.is_terminal else None
         self.terminal.show(hand_end_screen(self.game, self.seating, self.terminal.width,
-                                           self._you(), self.terminal.height))
+                                           self._you(), height, below))
         self._viewer = None
 
     def _hide_hand(self, seat: int) -> None:

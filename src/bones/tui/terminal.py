@@ -44,8 +44,9 @@ class Terminal:
         return max(MIN_HEIGHT, min(self.console.height, HEIGHT))
 
     def lines_of(self, text: str) -> int:
-        """How many lines ``text`` takes at ``width`` (a prompt wraps on a narrow screen)."""
-        return max(1, -(-len(text) // self.width))
+        """How many lines ``text`` and what is typed after it take at ``width`` (a prompt
+        wraps on a narrow screen; one that fills the line puts the answer on the next)."""
+        return len(text) // self.width + 1
 
     def too_small(self) -> str | None:
         """A warning when the terminal is smaller than any screen is drawn for (40 columns,
