@@ -292,18 +292,23 @@ def test_ctrl_c_offers_to_save_the_record_and_leaves_without_a_traceback(tmp_pat
     assert record.hands[0].moves[0].seat in (0, 1)
 
 
+SAVE = r"Save the record\? \[y/N\] "
+WHERE = r"Save it where\? "
+
+
+def _converse(child: pexpect.spawn, *exchanges: tuple[str, str]) -> None:
+    """Answer each prompt in turn: (what the program asks, what is typed)."""
+    for prompt, answer in exchanges:
+        child.expect(prompt)
+        child.sendline(answer)
+
+
 def test_a_save_that_fails_says_why_and_asks_again(tmp_path: Path) -> None:
     child = spawn("--rules", "draw", "--seed", "9", cwd=tmp_path)
     child.expect(MOVE)
     child.sendintr()
-    child.expect(r"Save the record\? \[y/N\] ")
-    child.sendline("y")
-    child.expect(r"Save it where\? ")
-    child.sendline("no/such/folder/game.json")
-    child.expect(r"Save the record\? \[y/N\] ")  # asked again, not left
-    child.sendline("y")
-    child.expect(r"Save it where\? ")
-    child.sendline("kept.json")
+    _converse(child, (SAVE, "y"), (WHERE, "no/such/folder/game.json"),
+              (SAVE, "y"), (WHERE, "kept.json"))  # asked again, not left
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 130
