@@ -130,19 +130,30 @@ def test_an_interrupted_fast_simulation_reports_the_chunks_it_finished():
     assert err == f"bones: interrupted after {hands} of 50000000 hands; the results so far:\n"
 
 
+def _patient_sleep(seconds: float) -> None:
+    """Sleep, giving up as soon as the run is stopped (as the referee does between moves)."""
+    from bones.sim.parallel import check_cancelled
+
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        check_cancelled()
+        time.sleep(0.05)
+
+
 def _sleepy_series():
     """A generator of results from two workers, each chunk a sleep: the first is instant."""
     from bones.sim.parallel import Workers
 
     with Workers(2) as workers:
-        yield from workers.map(time.sleep, [0, 60, 60, 60])
+        yield from workers.map(_patient_sleep, [0, 60, 60, 60])
 
 
 @pytest.mark.timeout(30)
 def test_a_ctrl_c_caught_outside_a_series_still_ends_its_workers_at_once():
     """Ctrl-C held over a result's bookkeeping is raised in the caller's loop, outside the
     generator; ``stop`` must end its workers as a Ctrl-C inside it does, not wait for the
-    chunks they began (here a minute each; the test's timeout is half that)."""
+    chunks they began (here a minute each; the test's timeout is half that). They stop at
+    their next check, not killed (``GRACE`` is for those that do not check)."""
     from bones.sim.parallel import stop
 
     series = _sleepy_series()
@@ -163,3 +174,21 @@ def test_a_dropped_interrupt_is_not_raised_after_the_last_bookkeeping():
     with pytest.raises(KeyboardInterrupt), held_interrupts():
         os.kill(os.getpid(), signal.SIGINT)
         time.sleep(0.05)
+
+
+@pytest.mark.timeout(30)
+def test_workers_told_to_stop_exit_cleanly_rather_than_being_killed():
+    """A worker killed while writing a result leaves half a message in the pipe the pool
+    reads, and the pool then waits for the rest for ever (it hung about one Ctrl-C in ten
+    of a fast series). So a Ctrl-C tells the workers to stop, and they exit by themselves."""
+    from bones.sim.parallel import Workers
+
+    workers = Workers(2)
+    with pytest.raises(KeyboardInterrupt), workers:
+        results = workers.map(_patient_sleep, [0, 60, 60, 60])
+        assert next(results) is None
+        processes = list(workers._pool._processes.values())
+        raise KeyboardInterrupt
+    for process in processes:
+        process.join(timeout=10)
+    assert processes and [p.exitcode for p in processes] == [0] * len(processes)

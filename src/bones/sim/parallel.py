@@ -10,9 +10,12 @@ leaves little work to cancel, and a run of millions of items holds only a window
 
 Ctrl-C is the caller's to handle: workers ignore it (a terminal sends it to every process of
 the group, and each worker would print its own traceback), and a run left by Ctrl-C
-(``KeyboardInterrupt``) stops its workers at once instead of waiting for their chunks, which
-could take minutes and, interrupted inside the executor's own bookkeeping, could wait for
-ever.
+(``KeyboardInterrupt``) tells its workers to stop (``cancelled``, which the referee checks
+before every move and each chunk before every item) instead of waiting for their chunks,
+which could take minutes. They are not killed: a worker killed while writing a result
+leaves half a message in the pipe the executor reads, and it then waits for the rest for
+ever. Only one that has not stopped after ``GRACE`` seconds (a bot thinking for minutes) is
+ended the hard way.
 """
 
 from __future__ import annotations
@@ -20,7 +23,9 @@ from __future__ import annotations
 import contextlib
 import itertools
 import multiprocessing
+import multiprocessing.connection
 import signal
+import time
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -32,6 +37,27 @@ R = TypeVar("R")
 
 #: Chunks handed to the pool ahead of the results read, per worker.
 AHEAD = 4
+#: Seconds a worker told to stop may take to finish its move before it is killed.
+GRACE = 15.0
+
+#: In a worker: the run's "stop now" flag (set by the parent on Ctrl-C); ``None`` in the
+#: parent process, whose work stops by ``KeyboardInterrupt`` itself.
+_stop_flag: Any = None
+
+
+class Cancelled(Exception):
+    """Raised in a worker whose run was stopped (``cancelled``): its result is not wanted."""
+
+
+def cancelled() -> bool:
+    """Whether this process is a worker of a run that has been stopped."""
+    return _stop_flag is not None and bool(_stop_flag.is_set())
+
+
+def check_cancelled() -> None:
+    """Give up the work in hand (``Cancelled``) if the run has been stopped."""
+    if cancelled():
+        raise Cancelled
 
 
 class Workers:
@@ -39,8 +65,10 @@ class Workers:
 
     def __init__(self, jobs: int) -> None:
         self._jobs = jobs
-        self._pool = (ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"),
-                                          initializer=_ignore_interrupts)
+        context = multiprocessing.get_context("spawn")
+        self._stop = context.Event()
+        self._pool = (ProcessPoolExecutor(jobs, mp_context=context, initializer=_start_worker,
+                                          initargs=(self._stop,))
                       if jobs > 1 else None)
 
     def map(self, fn: Callable[[T], R], items: Iterable[T], chunksize: int = 1) -> Iterator[R]:
@@ -71,13 +99,14 @@ class Workers:
         if self._pool is None:
             return
         if kind is not None and issubclass(kind, KeyboardInterrupt):
-            # Ctrl-C: the results are not wanted, so the workers are stopped rather than
-            # waited for (no public way to do this before Python 3.14's terminate_workers);
-            # the wait below then only sees the executor notice they are gone. A caller
-            # that just stops reading (GeneratorExit) lets the chunks begun finish.
-            processes = getattr(self._pool, "_processes", None) or {}
-            for process in list(processes.values()):
-                process.terminate()
+            # Ctrl-C: the results are not wanted, so the workers are told to stop and the
+            # chunks not begun are dropped; each worker gives up its item at its next move
+            # and exits. A caller that just stops reading (GeneratorExit) lets the chunks
+            # begun finish.
+            processes = list((getattr(self._pool, "_processes", None) or {}).values())
+            self._stop.set()
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            _end_stragglers(processes, GRACE)
         self._pool.shutdown(wait=True, cancel_futures=True)
 
 
@@ -90,11 +119,32 @@ def stop(results: Iterator[Any]) -> None:
             results.throw(KeyboardInterrupt())
 
 
-def _ignore_interrupts() -> None:
-    """In each worker: Ctrl-C is for the process that started the run (see the module)."""
+def _end_stragglers(processes: list[Any], grace: float) -> None:
+    """Wait up to ``grace`` seconds for the workers to exit, then end any still running
+    (waiting on their sentinels, which leaves reaping them to the executor)."""
+    deadline = time.monotonic() + grace
+    running = [p for p in processes if p.exitcode is None]
+    while running and time.monotonic() < deadline:
+        done = multiprocessing.connection.wait([p.sentinel for p in running],
+                                               timeout=deadline - time.monotonic())
+        running = [p for p in running if p.sentinel not in done]
+    for process in running:
+        process.terminate()
+
+
+def _start_worker(stop_flag: Any) -> None:
+    """In each worker: Ctrl-C is for the process that started the run (see the module), and
+    the run's stop flag is kept for ``cancelled``."""
+    global _stop_flag
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _stop_flag = stop_flag
 
 
 def _run_chunk(fn: Callable[[T], R], chunk: list[T]) -> list[R]:
-    """One worker's share: ``fn`` over a chunk of items (what runs in the worker)."""
-    return [fn(item) for item in chunk]
+    """One worker's share: ``fn`` over a chunk of items (what runs in the worker), given up
+    between items once the run is stopped."""
+    results = []
+    for item in chunk:
+        check_cancelled()
+        results.append(fn(item))
+    return results

@@ -23,7 +23,7 @@ from bones.engine.rules import Rules
 from bones.engine.view import observe
 from bones.record.model import Record
 from bones.record.writer import record_of
-from bones.sim.parallel import Workers
+from bones.sim.parallel import Workers, check_cancelled
 
 #: A game that has not ended after this many hands is treated as a fault of the rules or
 #: bots (every hand that is not tied moves a side towards the target) rather than run forever.
@@ -70,6 +70,7 @@ def check_levels(rules: Rules, levels: Sequence[str]) -> tuple[str, ...]:
 def play_hand(game: Game, bots: Sequence[Bot]) -> Game:
     """Deal nothing, only play: move the hand in play to its end."""
     while (state := game.current) is not None:
+        check_cancelled()  # in a worker of a run stopped by Ctrl-C: give this game up
         moves = state.legal_moves()
         move = moves[0]
         if isinstance(move, Play):
