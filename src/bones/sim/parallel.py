@@ -23,9 +23,8 @@ from __future__ import annotations
 import contextlib
 import itertools
 import multiprocessing
-import multiprocessing.connection
 import signal
-import time
+import threading
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -105,8 +104,14 @@ class Workers:
             # begun finish.
             processes = list((getattr(self._pool, "_processes", None) or {}).values())
             self._stop.set()
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            _end_stragglers(processes, GRACE)
+            last_resort = threading.Timer(GRACE, _end, (processes,))
+            last_resort.daemon = True
+            last_resort.start()
+            try:
+                self._pool.shutdown(wait=True, cancel_futures=True)
+            finally:
+                last_resort.cancel()
+            return
         self._pool.shutdown(wait=True, cancel_futures=True)
 
 
@@ -119,17 +124,11 @@ def stop(results: Iterator[Any]) -> None:
             results.throw(KeyboardInterrupt())
 
 
-def _end_stragglers(processes: list[Any], grace: float) -> None:
-    """Wait up to ``grace`` seconds for the workers to exit, then end any still running
-    (waiting on their sentinels, which leaves reaping them to the executor)."""
-    deadline = time.monotonic() + grace
-    running = [p for p in processes if p.exitcode is None]
-    while running and time.monotonic() < deadline:
-        done = multiprocessing.connection.wait([p.sentinel for p in running],
-                                               timeout=deadline - time.monotonic())
-        running = [p for p in running if p.sentinel not in done]
-    for process in running:
-        process.terminate()
+def _end(processes: list[Any]) -> None:
+    """The last resort for workers that did not stop within ``GRACE``: end them."""
+    for process in processes:
+        with contextlib.suppress(Exception):  # one that exited meanwhile
+            process.terminate()
 
 
 def _start_worker(stop_flag: Any) -> None:
