@@ -248,3 +248,12 @@ def test_a_series_that_fails_midway_still_seeds_the_records_it_wrote(capsys, tmp
     seeds = [json.loads(p.read_text())["seed"] for p in sorted(folder.glob("game-*.json"))]
     assert seeds == ["8:0", "8:1", "8:2"]
     assert not list(folder.glob("*.tmp"))
+
+
+def test_a_json_record_path_for_several_games_is_refused_before_play(capsys, tmp_path):
+    """A ``.json`` path holds one game; ``--games 3`` would make a folder named like a file."""
+    path = tmp_path / "out.json"
+    assert main(["simulate", "--bots", "greedy", "--games", "3", "--record", str(path),
+                 "--quiet", "--jobs", "1"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "names one game's file" in err and not path.exists()

@@ -83,6 +83,9 @@ def run(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else fresh_seed()
     unit: Unit = "hands" if args.hands is not None else "games"
     total = args.hands if unit == "hands" else (args.games or 100)
+    if args.record and unit == "games" and total > 1 and Path(args.record).suffix == ".json":
+        raise BonesError(f"--record {args.record} names one game's file, but --games {total} "
+                         "plays several: name a folder for their records")
     err = Console(stderr=True)
     if set(levels) == {"random"} and not args.record:
         summary, interrupted = _fast(rules, seed, unit, total, args, err)
