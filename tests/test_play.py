@@ -331,6 +331,25 @@ def test_ctrl_c_twice_leaves_without_saving() -> None:
     assert "Traceback" not in transcript(child)
 
 
+def test_a_record_file_that_exists_is_replaced_only_when_the_player_says_so(
+        tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    path.write_text("the last game")
+    kept = spawn("--seed", "3", "--record", str(path))
+    _converse(kept, (r"Replace it with this game\? \[y/N\] ", ""))
+    assert "game.json already" in plain(kept.before)
+    kept.expect(pexpect.EOF)
+    kept.close()
+    assert kept.exitstatus == 1 and path.read_text() == "the last game"
+    replaced = spawn("--seed", "3", "--record", str(path))
+    _converse(replaced, (r"Replace it with this game\? \[y/N\] ", "y"))
+    replaced.expect(MOVE)
+    replaced.sendeof()
+    replaced.expect(pexpect.EOF)
+    record, _ = read_file(path)
+    assert len(record.hands) == 1
+
+
 def test_end_of_input_leaves_cleanly_and_keeps_the_record(tmp_path: Path) -> None:
     path = tmp_path / "left.json"
     child = spawn("--seed", "3", "--record", str(path))

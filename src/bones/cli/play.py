@@ -134,16 +134,20 @@ def run(args: argparse.Namespace) -> int:
     rules, seats = _rules_and_seats(args)
     path: str | None = args.record
     terminal = Terminal(Console(highlight=False))
-    # said before the first screen clears, and before any bot is started or file written
-    if (small := terminal.too_small()) is not None:
-        terminal.say(small)
-        try:
+    # asked before the first screen clears, and before any bot is started or file written
+    try:
+        if (small := terminal.too_small()) is not None:
+            terminal.say(small)
             terminal.ask("Press Enter to play anyway ")
-        except EOFError:
-            return 0
-        except KeyboardInterrupt:
-            terminal.say("")
-            return 130
+        if path and _holds_something(Path(path)) \
+                and not terminal.confirm(f"{path} already exists. Replace it with this game?"):
+            terminal.say("Nothing played; choose another --record file.")
+            return 1
+    except EOFError:
+        return 0
+    except KeyboardInterrupt:
+        terminal.say("")
+        return 130
     table = Table(rules, seats, seed, terminal,
                   after_hand=(lambda game: recorder.save(game, path, game.finished))
                   if path else None,
@@ -174,6 +178,15 @@ def run(args: argparse.Namespace) -> int:
         recorder.save(table.game, path)
         terminal.say(f"Record saved to {path}.")
     return 0
+
+
+def _holds_something(path: Path) -> bool:
+    """Whether ``--record`` names a file with something in it: the record of another game,
+    which a typo should not throw away unasked."""
+    try:
+        return path.is_file() and path.stat().st_size > 0
+    except OSError:
+        return False
 
 
 def _replay_line(seed: int) -> str:
