@@ -42,7 +42,7 @@ from bones.engine.moves import Play
 from bones.engine.rules import is_int
 from bones.engine.tiles import parse_tile
 from bones.engine.view import SeatView
-from bones.record.reader import BOM, strict_json
+from bones.record.reader import strict_json
 
 #: The longest output line read as a reply; a move reply is well under 100 bytes.
 MAX_LINE = 1 << 16
@@ -226,7 +226,7 @@ class ExternalBot:
                 self._fault(f"reply is {line.fault}")
                 return None
             try:
-                reply = strict_json(line.text.removeprefix(BOM))
+                reply = strict_json(line.text)
             except (ValueError, RecursionError):
                 self._fault(f"reply is not JSON: {line.text.strip()[:80]!r}")
                 return None

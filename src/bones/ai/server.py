@@ -21,7 +21,7 @@ from bones import __version__
 from bones.ai.base import MAX_THINK, make_bot
 from bones.ai.protocol import PROTOCOL, view_of
 from bones.engine.errors import BonesError
-from bones.record.reader import BOM, is_unreadable, json_fault, strict_json
+from bones.record.reader import is_unreadable, json_fault, strict_json
 
 #: Seconds per move when neither the request nor ``--think`` says.
 DEFAULT_THINK = 0.1
@@ -71,7 +71,7 @@ def _think(asked: Any, cap: float | None) -> float:
 def _answer(bot_for: Callable[[dict[str, Any]], Any], line: str, stderr: IO[str],
             level: str) -> dict[str, Any] | str | None:
     try:
-        request = strict_json(line.removeprefix(BOM))
+        request = strict_json(line)
     except (ValueError, RecursionError) as exc:  # malformed, NaN, too deep, a huge number
         what = f"it cannot read ({json_fault(exc)})" if is_unreadable(exc) else "that is not JSON"
         print(f"bones bot: ignoring a line {what}: {line.strip()[:80]}", file=stderr)

@@ -100,11 +100,12 @@ def run(args: argparse.Namespace) -> int:
         interrupted = True
         print(f"bones: interrupted after {tally.deals} of {args.games} deals; the results "
               "so far:", file=sys.stderr)
-    except BaseException:
-        if folder is not None:  # a match that failed midway still seeds the records it wrote
+    finally:
+        # However the match ended (done, stopped, failed), no deal is left to play: seed
+        # the records written, with Ctrl-C dropped (there is nothing left to stop).
+        if folder is not None:
             with held_interrupts(then_raise=False):
                 folder.seal(seed)
-        raise
     result = tally.json()
     if interrupted:
         result["interrupted"] = True
@@ -116,8 +117,7 @@ def run(args: argparse.Namespace) -> int:
                           "llr_per_hand": sprt.llr(*tally.head_to_head),
                           "bounds": list(sprt.bounds), "verdict": verdict}
     if folder is not None:
-        with held_interrupts(then_raise=False):  # the match is over: nothing left to stop
-            folder.finish(result)
+        folder.finish(result)
     if args.json:
         print(json.dumps(result))
     else:

@@ -159,14 +159,11 @@ def run(args: argparse.Namespace) -> int:
     try:
         table.play_game()
     except QuitGame:
-        table.played_for.extend(table.faults_in_play())
         return _leave(table, recorder, path, 0)
     except KeyboardInterrupt:
-        table.played_for.extend(table.faults_in_play())
         terminal.say("")
         return _leave(table, recorder, path, 130)
     except EOFError:
-        table.played_for.extend(table.faults_in_play())
         terminal.say("")
         terminal.say("Input ended; leaving the game.")
         terminal.say(_replay_line(seed))

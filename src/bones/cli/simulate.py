@@ -7,10 +7,12 @@ Parsing, the progress bar, the table and the record files live here; the games a
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 from rich.table import Table
@@ -27,8 +29,7 @@ from bones.cli.common import (
 from bones.cli.options import add_rules_arguments, rules_from_args
 from bones.engine.errors import BonesError
 from bones.engine.rules import Rules
-from bones.record.folder import refuse_used, replace_text
-from bones.record.model import Record
+from bones.record.folder import refuse_used, rewrite
 from bones.record.writer import dump
 from bones.sim.fastsim import fast_series, summary_of
 from bones.sim.parallel import stop
@@ -141,22 +142,16 @@ def _refereed(rules: Rules, levels: tuple[str, ...], seed: int, unit: Unit, tota
     except KeyboardInterrupt:
         stop(outcomes)  # its workers end now, not after the games they began
         if finished == 0:
-            _close(recorder)
             raise
         interrupted = True
-    except BaseException:
-        _close(recorder)  # a run that failed midway still seeds the records it wrote
-        raise
-    _close(recorder)
+    finally:
+        # However the series ended (done, stopped, failed), no game is left to play: write
+        # the records' last pieces (the held record, every seed). A Ctrl-C meanwhile is
+        # dropped, since there is nothing left to stop, only the run's records to lose.
+        if recorder is not None:
+            with held_interrupts(then_raise=False):
+                recorder.close()
     return tally.summary(), interrupted
-
-
-def _close(recorder: Recorder | None) -> None:
-    """Write the records' last pieces (the held record, every seed); a Ctrl-C meanwhile
-    waits, then is dropped: no game is left to stop, only the run's records to lose."""
-    if recorder is not None:
-        with held_interrupts(then_raise=False):
-            recorder.close()
 
 
 
@@ -172,55 +167,57 @@ class Recorder:
     def __init__(self, path: Path, seed: int) -> None:
         self.path = path
         self.seed = seed
-        self.first: Record | None = None
+        #: The first game, held until a second shows whether the path is its file.
+        self.first: GameOutcome | None = None
         self.count = 0
         #: Each file written so far, and the index of its game in the series.
         self.written: list[tuple[Path, int]] = []
-        self._first_index = 0
         # A folder that already holds a series' games is refused before anything is played:
         # a shorter second run would leave the first one's later games behind as its own.
         if path.suffix != ".json":
             refuse_used(path, ("game-*.json",), " (name a .json file to save a single game)")
 
     def add(self, outcome: GameOutcome) -> None:
-        assert outcome.record is not None
         self.count += 1
         if self.count == 1:
-            self.first = outcome.record
-            self._first_index = outcome.index
+            self.first = outcome
             return
         if self.first is not None:
-            self._write(self.path / "game-0001.json", self.first, self._first_index)
+            self._write(self.path / "game-0001.json", self.first)
             self.first = None
-        self._write(self.path / f"game-{self.count:04d}.json", outcome.record, outcome.index)
+        self._write(self.path / f"game-{self.count:04d}.json", outcome)
 
     def close(self) -> None:
         """Write a lone record (to the path itself when it names a ``.json`` file), then add
         each record's seed, the series being over."""
         if self.first is not None:
             lone = self.path if self.path.suffix == ".json" else self.path / "game-0001.json"
-            self._write(lone, self.first, self._first_index)
+            self._write(lone, self.first)
             self.first = None
         for path, index in self.written:
             try:
-                doc = json.loads(path.read_text(encoding="utf-8"))
-                # after the hands, as ``record_of``'s extra fields come, and as ``dump`` writes
-                at = list(doc).index("hands") + 1
-                items = list(doc.items())
-                items.insert(at, ("seed", game_seed(self.seed, index)))
-                replace_text(path, json.dumps(dict(items), indent=1) + "\n")
+                rewrite(path, functools.partial(_with_seed, seed=game_seed(self.seed, index)))
             except OSError as exc:
                 raise BonesError(f"cannot write record {path}: {exc.strerror or exc}") \
                     from None
         self.written.clear()
 
-    def _write(self, path: Path, record: Record, index: int) -> None:
+    def _write(self, path: Path, outcome: GameOutcome) -> None:
+        assert outcome.record is not None
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(dump(record), encoding="utf-8")
+            path.write_text(dump(outcome.record), encoding="utf-8")
         except OSError as exc:
             raise BonesError(f"cannot write record {path}: {exc.strerror or exc}") from None
-        self.written.append((path, index))
+        self.written.append((path, outcome.index))
+
+
+def _with_seed(doc: dict[str, Any], seed: str) -> dict[str, Any]:
+    """A record with its ``seed`` where ``record_of`` puts it: after the hands, before the
+    ``x-`` fields, so the file reads as if written with it."""
+    items = list(doc.items())
+    items.insert(list(doc).index("hands") + 1, ("seed", seed))
+    return dict(items)
 
 
 def tables(summary: Summary) -> list[Table]:

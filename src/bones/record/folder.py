@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -38,11 +39,13 @@ def _fault(path: Path, exc: OSError) -> BonesError:
                       f"{exc.strerror or type(exc).__name__}")
 
 
-def replace_text(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` whole or not at all (a file beside it, then renamed over
-    it): a record rewritten to add its seed is never left half written."""
+def rewrite(path: Path, change: Callable[[dict[str, Any]], dict[str, Any]]) -> None:
+    """Rewrite the record at ``path`` (as ``dump`` wrote it) with ``change`` applied, whole
+    or not at all (a file beside it, then renamed over it): a record given its seed once a
+    run is over is never left half written. ``OSError`` if it cannot be."""
+    doc = change(json.loads(path.read_text(encoding="utf-8")))
     temporary = path.with_name(path.name + ".tmp")
-    temporary.write_text(text, encoding="utf-8")
+    temporary.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
     os.replace(temporary, path)
 
 
@@ -94,15 +97,14 @@ class RecordFolder:
         (first in ``x-arena``)."""
         for name in self.written:
             try:
-                doc = json.loads((self.path / name).read_text(encoding="utf-8"))
-                doc["x-arena"] = {"seed": seed, **doc.get("x-arena", {})}
-                replace_text(self.path / name, json.dumps(doc, indent=1) + "\n")  # as dumped
+                rewrite(self.path / name,
+                        lambda doc: {**doc, "x-arena": {"seed": seed, **doc["x-arena"]}})
             except OSError as exc:
                 raise _fault(self.path, exc) from None
         self.written.clear()
 
     def finish(self, summary: dict[str, Any]) -> None:
-        """Seal the records (``seal``), then write the run's summary."""
+        """Seal the records (``seal``, if not done yet), then write the run's summary."""
         self.seal(summary["seed"])
         self._write(SUMMARY, json.dumps(summary, indent=1) + "\n")
 

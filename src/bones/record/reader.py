@@ -58,10 +58,10 @@ class UnreadableJson(ValueError):
 
 def strict_json(text: str) -> Any:
     """``json.loads`` that also refuses ``NaN``, ``Infinity`` and ``-Infinity``, which
-    Python's reader takes but JSON (RFC 8259) does not have. Raises ``ValueError`` (a
-    ``json.JSONDecodeError`` for malformed text, ``UnreadableJson`` for a number too long)
-    or ``RecursionError``."""
-    return json.loads(text, parse_constant=_not_json, parse_int=_whole)
+    Python's reader takes but JSON (RFC 8259) does not have, and skips a leading ``BOM``.
+    Raises ``ValueError`` (a ``json.JSONDecodeError`` for malformed text,
+    ``UnreadableJson`` for a number too long) or ``RecursionError``."""
+    return json.loads(text.removeprefix(BOM), parse_constant=_not_json, parse_int=_whole)
 
 
 def _whole(digits: str) -> int:

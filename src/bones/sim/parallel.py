@@ -10,7 +10,7 @@ leaves little work to cancel, and a run of millions of items holds only a window
 
 Ctrl-C is the caller's to handle: workers ignore it (a terminal sends it to every process of
 the group, and each worker would print its own traceback), and a run left by Ctrl-C
-(``KeyboardInterrupt``) tells its workers to stop (``cancelled``, which the referee checks
+(``KeyboardInterrupt``) tells its workers to stop (``check_cancelled``, which the referee calls
 before every move and each chunk before every item) instead of waiting for their chunks,
 which could take minutes. They are not killed: a worker killed while writing a result
 leaves half a message in the pipe the executor reads, and it then waits for the rest for
@@ -45,17 +45,14 @@ _stop_flag: Any = None
 
 
 class Cancelled(Exception):
-    """Raised in a worker whose run was stopped (``cancelled``): its result is not wanted."""
-
-
-def cancelled() -> bool:
-    """Whether this process is a worker of a run that has been stopped."""
-    return _stop_flag is not None and bool(_stop_flag.is_set())
+    """Raised in a worker whose run was stopped (``check_cancelled``): its result is not
+    wanted."""
 
 
 def check_cancelled() -> None:
-    """Give up the work in hand (``Cancelled``) if the run has been stopped."""
-    if cancelled():
+    """In a worker of a run that has been stopped, give up the work in hand
+    (``Cancelled``)."""
+    if _stop_flag is not None and _stop_flag.is_set():
         raise Cancelled
 
 
@@ -64,11 +61,12 @@ class Workers:
 
     def __init__(self, jobs: int) -> None:
         self._jobs = jobs
-        context = multiprocessing.get_context("spawn")
-        self._stop = context.Event()
-        self._pool = (ProcessPoolExecutor(jobs, mp_context=context, initializer=_start_worker,
-                                          initargs=(self._stop,))
-                      if jobs > 1 else None)
+        self._pool: ProcessPoolExecutor | None = None
+        if jobs > 1:
+            context = multiprocessing.get_context("spawn")
+            self._stop = context.Event()
+            self._pool = ProcessPoolExecutor(jobs, mp_context=context,
+                                             initializer=_start_worker, initargs=(self._stop,))
 
     def map(self, fn: Callable[[T], R], items: Iterable[T], chunksize: int = 1) -> Iterator[R]:
         """``fn`` over ``items`` (read lazily), results in the order of ``items``; ``fn``
@@ -133,7 +131,7 @@ def _end(processes: list[Any]) -> None:
 
 def _start_worker(stop_flag: Any) -> None:
     """In each worker: Ctrl-C is for the process that started the run (see the module), and
-    the run's stop flag is kept for ``cancelled``."""
+    the run's stop flag is kept for ``check_cancelled``."""
     global _stop_flag
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _stop_flag = stop_flag

@@ -92,6 +92,8 @@ class Table:
         try:
             return self._play_game()
         finally:
+            if self.game.hands:  # a game left mid-hand keeps the last hand's faults too
+                self.played_for.extend(self._faults.hand(len(self.game.hands)))
             for bot in self._bots.values():
                 close_bot(bot)
             self._tell_bot_faults()  # a game left mid-hand, or a bot that would not close
@@ -132,13 +134,6 @@ class Table:
         self._bot_faults.truncate()
         for line in told.splitlines():
             self.terminal.say(line)
-
-    def faults_in_play(self) -> list[dict[str, object]]:
-        """The plays made for outside bots in the hand still in play, as record entries:
-        a game left mid-hand is saved with them too."""
-        if self.game.current is None:
-            return []
-        return self._faults.hand(len(self.game.hands))
 
     # -- screens -------------------------------------------------------------------------
 
