@@ -257,3 +257,19 @@ def test_a_json_record_path_for_several_games_is_refused_before_play(capsys, tmp
                  "--quiet", "--jobs", "1"]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "names one game's file" in err and not path.exists()
+
+
+def test_a_json_record_file_that_holds_a_game_is_refused_before_play(capsys, tmp_path):
+    """As a used folder is: a second run would replace the first one's game without a word."""
+    path = tmp_path / "out.json"
+    simulate(capsys, "--bots", "greedy", "--games", "1", "--seed", "3", "--record", str(path))
+    before = path.read_bytes()
+    assert main(["simulate", "--bots", "greedy", "--games", "1", "--seed", "4", "--record",
+                 str(path), "--quiet", "--jobs", "1"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "already holds something" in err
+    assert path.read_bytes() == before
+    empty = tmp_path / "empty.json"
+    empty.touch()
+    simulate(capsys, "--bots", "greedy", "--games", "1", "--seed", "3", "--record", str(empty))
+    assert empty.read_bytes() == before

@@ -174,8 +174,15 @@ class Recorder:
         self.written: list[tuple[Path, int]] = []
         # A folder that already holds a series' games is refused before anything is played:
         # a shorter second run would leave the first one's later games behind as its own.
+        # A ``.json`` file that already holds something (another run's game) is refused
+        # the same way: it would be replaced without a word.
         if path.suffix != ".json":
             refuse_used(path, ("game-*.json",), " (name a .json file to save a single game)")
+        elif path.is_dir():
+            refuse_used(path, ("game-*.json",))
+        elif _holds_something(path):
+            raise BonesError(f"cannot write the record to {path}: it already holds "
+                             "something; choose a new file or remove it")
 
     def add(self, outcome: GameOutcome) -> None:
         self.count += 1
@@ -210,6 +217,15 @@ class Recorder:
         except OSError as exc:
             raise BonesError(f"cannot write record {path}: {exc.strerror or exc}") from None
         self.written.append((path, outcome.index))
+
+
+def _holds_something(path: Path) -> bool:
+    """Whether ``path`` is a file with something in it (one that cannot be looked at is
+    left for the write to report)."""
+    try:
+        return path.is_file() and path.stat().st_size > 0
+    except OSError:
+        return False
 
 
 def _with_seed(doc: dict[str, Any], seed: str) -> dict[str, Any]:
