@@ -524,7 +524,8 @@ def _outside(rng: random.Random, doc: dict) -> Mutation | None:
 
 
 MALFORMED = ("6", "6-", "-6", "6:5", "six-five", "6-5-4", "", "6 5", "6--5", "a-b", "6.0-5",
-             "\u0666-\u0665", 65, None, ["6", "5"], {"high": 6, "low": 5})
+             "\u0666-\u0665", "06-5", "6-05", " 6-5", "6-5 ", "+6-5", 65, None, ["6", "5"],
+             {"high": 6, "low": 5})
 
 
 @kind("malformed-tile-in-deal")

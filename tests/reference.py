@@ -84,7 +84,7 @@ def pips(hand: list[Tile]) -> int:
     return sum(a + b for a, b in hand)
 
 
-_TILE = re.compile(r"([0-9]+)-([0-9]+)")
+_TILE = re.compile(r"(0|[1-9][0-9]*)-(0|[1-9][0-9]*)")  # "a-b", no leading zero
 
 
 def read_tile(text: object) -> Tile | None:

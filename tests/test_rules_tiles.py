@@ -46,7 +46,8 @@ def test_reader_accepts_either_order_of_halves():
 
 
 @pytest.mark.parametrize("text", ["6", "6-", "-6", "6:5", "six-five", "6-5-4", "", "a-b",
-                                  "6.0-5", "\u0666-\u0665"])
+                                  "6.0-5", "\u0666-\u0665", "06-6", "6-05", "00-0", " 6-5",
+                                  "6-5 ", "+6-5", "6 -5"])
 def test_malformed_tile_strings_are_refused(text):
     with pytest.raises(ValueError):
         parse_tile(text)

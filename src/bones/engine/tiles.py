@@ -54,8 +54,11 @@ def parse_tile(text: object, top: int | None = None) -> Tile:
     """
     if not isinstance(text, str):
         raise ValueError(f"a tile is written as a string such as \"6-4\", not {text!r}")
-    parts = text.strip().split("-")
-    if len(parts) != 2 or not all(p.isdigit() and p.isascii() for p in parts):
+    # Exactly "a-b": no spaces, no sign, no leading zero ("06-6"), ASCII digits only, so a
+    # record or a reply that another program would read otherwise is never taken for one.
+    parts = text.split("-")
+    if len(parts) != 2 or not all(p.isdigit() and p.isascii() and (p == "0" or p[0] != "0")
+                                  for p in parts):
         raise ValueError(f'"{text}" is not a tile (write it as "6-4")')
     t = tile(int(parts[0]), int(parts[1]))
     if top is not None and t.high > top:
