@@ -130,6 +130,13 @@ def test_opening_highest_double_none_dealt_redeals():
         hand(r, ["6-3 4-1 1-0", "5-4 3-2 2-1"], leader=0)
 
 
+def test_opening_top_double_not_dealt_redeals_and_names_the_top_double():
+    """Other doubles were dealt; the refusal says which one the opening needs."""
+    r = Rules(opening="top-double", no_double="redeal", hand_size=3)
+    with pytest.raises(DealError, match="6-6, the top double the opening needs, was not dealt"):
+        hand(r, ["5-5 4-4 1-0", "6-4 3-3 2-1"], leader=0)
+
+
 # -- later hands -----------------------------------------------------------------------------
 
 ONE = Rules(players=3, hand_size=1, target=1000)

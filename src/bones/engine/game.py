@@ -146,6 +146,10 @@ def check_deal(game: Game, hands: Sequence[Sequence[Tile]], boneyard: Sequence[T
         raise DealError(f"{missing[0]} is in neither the deal nor the boneyard")
     decided = leads.decide(rules, hands, game.previous)
     if decided is None:
+        if rules.opening == "top-double":  # other doubles may be dealt: not this one
+            raise DealError(f"the rules redeal this deal: {Tile(rules.set, rules.set)}, the "
+                            "top double the opening needs, was not dealt "
+                            f"(no_double: {rules.no_double})")
         needs = "opening" if rules.opening != "any" else "lead"  # whichever asks for it
         raise DealError(f"the rules redeal this deal: no double was dealt that the {needs} "
                         f"needs (no_double: {rules.no_double})")
