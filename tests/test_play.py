@@ -84,9 +84,11 @@ def current_screen(child: pexpect.spawn) -> str:
 
 
 def legal_plays(screen: str) -> list[tuple[str, str]]:
-    """The numbered plays listed on a turn screen, as (tile, arm)."""
-    return [(f"{a}-{b}", arm) for a, b, arm in
-            re.findall(r"\d+\) \[(\d+)\|(\d+)\] (\w+)", screen)]
+    """The numbered plays listed on a turn screen, as (tile, arm): a list of bare tiles
+    is the hand when any tile may lead, and ``l`` is a crowded screen's ``left``."""
+    arms = {"l": "left", "r": "right", "u": "up", "d": "down", "": "lead"}
+    return [(f"{a}-{b}", arms.get(arm, arm)) for a, b, arm in
+            re.findall(r"\d+\) \[(\d+)\|(\d+)\] ?([a-z]*)", screen)]
 
 
 def answer_first(screen: str) -> str:

@@ -329,3 +329,39 @@ def test_a_turn_screen_shows_only_the_seats_own_tiles() -> None:
                 face = f"[{t.high}|{t.low}]"
                 if other != seat and t not in on_table:
                     assert face not in text, (seat, other, t)
+
+
+BIG = [("double-12 pool", PRESETS["pool"].replace(set=12, players=2)),
+       ("double-15 pool", PRESETS["pool"].replace(set=15, players=2)),
+       ("double-18 pool", PRESETS["pool"].replace(set=18, players=2))]
+
+
+@pytest.mark.parametrize(("name", "rules"), BIG, ids=[name for name, _ in BIG])
+def test_a_big_hand_still_fits_80x24_with_the_header_in_sight(name: str, rules: Rules) -> None:
+    """Forty to ninety-one tiles in hand: a lead lists the hand once, numbered (not the hand
+    and then every tile again), and a crowded list of plays is written in narrower columns,
+    so the header and scores are not scrolled away."""
+    table = seating(rules.players, None, None)
+    for seed in range(2):
+        *choices, _ = _playout(rules, seed)
+        for game in choices[:12]:
+            assert game.current is not None
+            view = observe(game, game.current.to_move)
+            screen = [line.plain for line in turn_screen(view, table, 1, 80, 24)]
+            assert len(screen) <= 23 and max(_widths(turn_screen(view, table, 1, 80, 24))) \
+                <= 80, (name, screen)
+            assert screen[0].startswith("bones: ") and screen[1].startswith("Scores:")
+            listed = re.findall(r"\d+\) (\[\d+\|\d+\])", "\n".join(screen))
+            assert len(listed) == len(view.legal)
+
+
+def test_when_any_tile_may_lead_the_hand_is_the_numbered_list_in_the_order_held() -> None:
+    rules = PRESETS["block"]
+    game = deal_hand(new_game(rules), random.Random(4))
+    assert game.current is not None and game.current.opening is None
+    view = observe(game, game.current.to_move)
+    text = "\n".join(line.plain for line in turn_screen(view, seating(2, None, None), 1,
+                                                          80, 24))
+    faces = [f"[{t.high}|{t.low}]" for t in view.hand]
+    assert re.findall(r"\d+\) (\[\d\|\d\])", text) == faces
+    assert all(text.count(face) == 1 for face in faces) and "you lead" in text

@@ -170,14 +170,18 @@ def hand_lines(hand: Sequence[Tile], playable: Iterable[Tile], width: int) -> li
     return flow(items, width, indent=1, gap=1)
 
 
-def play_label(play: Play) -> str:
-    """A legal play as listed: the tile and the arm it goes on (``lead`` for a first tile)."""
+def play_label(play: Play, short: bool = False) -> str:
+    """A legal play as listed: the tile and the arm it goes on (``lead`` for a first tile).
+    ``short`` writes the arm as its first letter, as typed in ``65r``, for a crowded screen;
+    a first tile is then the tile alone."""
+    if short:
+        return tile_face(play.tile) + (f" {play.end[0]}" if play.end else "")
     return f"{tile_face(play.tile)} {play.end or 'lead'}"
 
 
-def plays_lines(legal: Sequence[Play], width: int) -> list[Text]:
-    """The legal plays, numbered from 1, in columns."""
-    entries = [Text.assemble((f"{n:>2})", "bold"), " ", play_label(p))
+def plays_lines(legal: Sequence[Play], width: int, short: bool = False) -> list[Text]:
+    """The legal plays, numbered from 1, in columns (narrower ones with ``short`` labels)."""
+    entries = [Text.assemble((f"{n:>2})", "bold"), " ", play_label(p, short))
                for n, p in enumerate(legal, start=1)]
     column = max(len(e.plain) for e in entries) + 2 if entries else 1
     per_row = max(1, (width - 1) // column)

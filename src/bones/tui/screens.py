@@ -176,16 +176,35 @@ def turn_screen(view: SeatView, seating: Seating, hand: int, width: int,
     top += pool_lines(rules, seating, view.pool, view.chips, width)
     board = [_layout_title(view.layout)]
     board += layout_lines(view.layout, width)
-    count = sum(t.pips for t in view.hand)
-    mine = wrapped(Text.assemble(("Your hand", "bold"),
-                                 f" ({seating.names[seat]}): {_tiles(len(view.hand))}, "
-                                 f"count {count};  * playable"), width)
-    mine += hand_lines(view.hand, (p.tile for p in view.legal), width)
-    mine += plays_lines(view.legal, width)
+    mine = _mine(view, seating.names[seat], width, short=False)
     room = height - reserve - len(top) - len(board) - len(mine) - 3
+    if room < 0:  # a big hand: the plays in narrower columns before anything scrolls off
+        mine = _mine(view, seating.names[seat], width, short=True)
+        room = height - reserve - len(top) - len(board) - len(mine) - 3
     news = _clip(news_lines(view, seating, hand, width), room)
     blank = [BLANK] if room >= 0 else []  # no room for the news: none for spacing either
     return top + blank + board + blank + news + (blank if news else []) + mine
+
+
+def _mine(view: SeatView, name: str, width: int, short: bool) -> list[Text]:
+    """The person's hand and numbered choices. When any tile of the hand may lead, the
+    numbered list is the hand itself, in the order it is held (the same tiles twice would
+    take twice the room: with 41 tiles of double-twelve, more than an 80x24 screen)."""
+    count = sum(t.pips for t in view.hand)
+    about = f" ({name}): {_tiles(len(view.hand))}, count {count};"
+    if _leads_any(view):
+        lines = wrapped(Text.assemble(("Your hand", "bold"), about,
+                                      " you lead: choose any tile"), width)
+        return lines + plays_lines(view.legal, width, short=True)
+    lines = wrapped(Text.assemble(("Your hand", "bold"), about, "  * playable"), width)
+    lines += hand_lines(view.hand, (p.tile for p in view.legal), width)
+    return lines + plays_lines(view.legal, width, short)
+
+
+def _leads_any(view: SeatView) -> bool:
+    """Whether the choices are every tile of the hand as the first tile, in hand order."""
+    return len(view.legal) > 1 and all(p.end is None for p in view.legal) \
+        and tuple(p.tile for p in view.legal) == tuple(view.hand)
 
 
 def waiting_screen(name: str) -> list[Text]:
