@@ -177,8 +177,8 @@ def test_games_and_jobs_must_be_at_least_one(capsys, flag, value):
     with pytest.raises(SystemExit) as exited:
         main(["arena", flag, value, "--quiet"])
     assert exited.value.code == 2
-    error = capsys.readouterr().err.strip().splitlines()[-1]
-    assert error == f"bones arena: error: argument {flag}: must be at least 1, not {value}"
+    assert capsys.readouterr().err == (f"bones arena: argument {flag}: must be at least 1, "
+                                       f"not {value} (see bones arena --help)\n")
 
 
 def test_an_sprt_run_is_the_plain_run_of_as_many_deals_stopped_at_a_look(capsys):

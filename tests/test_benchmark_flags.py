@@ -13,7 +13,7 @@ from benchmark_script import BENCHMARKS
 
 @pytest.mark.parametrize(("script", "args", "says"), [
     ("engine_paths", ["--seconds", "0"], "--seconds: must be more than 0 seconds"),
-    ("engine_paths", ["--seconds", "nan"], "--seconds: must be more than 0 seconds"),
+    ("engine_paths", ["--seconds", "nan"], "--seconds: must be a finite number of seconds"),
     ("search_paths", ["--deals", "0"], "--deals: must be at least 1"),
     ("search_paths", ["--seconds", "-1"], "--seconds: must be more than 0 seconds"),
     ("expert_timing", ["--hands", "0"], "--hands: must be at least 1"),

@@ -294,7 +294,7 @@ def test_a_plot_folder_that_cannot_be_written_is_refused_before_any_hand(capsys,
     with pytest.raises(SystemExit) as stop:  # an empty name would plot nothing, silently
         main(["lab", "--quiet", "--hands", "10", "--plot", ""])
     assert stop.value.code == 2
-    assert "--plot: needs a folder" in capsys.readouterr().err
+    assert "--plot: needs a path" in capsys.readouterr().err
 
 
 def test_ctrl_c_keeps_the_rule_sets_finished_and_leaves_out_the_rest(capsys, monkeypatch):

@@ -44,11 +44,15 @@ FACE = re.compile(r"\[(\d+)\|(\d+)\]")
 
 
 def spawn(*args: str, cwd: Path | None = None, env: dict[str, str] | None = None,
-          size: tuple[int, int] = (ROWS, COLUMNS)) -> pexpect.spawn:
-    """``bones play ARGS`` in a fresh pseudo-terminal of ``size`` (rows, columns): 80x24."""
+          size: tuple[int, int] = (ROWS, COLUMNS), shell: str = "") -> pexpect.spawn:
+    """``bones play ARGS`` in a fresh pseudo-terminal of ``size`` (rows, columns): 80x24;
+    ``shell`` runs first in a shell that then becomes the program (``ulimit -f 4``)."""
     environ = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
     environ.update(TERM="xterm", NO_COLOR="1", **(env or {}))
-    child = pexpect.spawn(BONES[0], [*BONES[1:], "play", *args], dimensions=size,
+    command = [*BONES, "play", *args]
+    if shell:
+        command = ["bash", "-c", f'{shell}; exec "$0" "$@"', *command]
+    child = pexpect.spawn(command[0], command[1:], dimensions=size,
                           encoding="utf-8", env=environ, timeout=20, cwd=cwd)
     child.logfile_read = io.StringIO()
     child.delaybeforesend = None  # a person types slower, but the program does not care
@@ -319,6 +323,43 @@ def test_a_save_that_fails_says_why_and_asks_again(tmp_path: Path) -> None:
     assert "Record saved to kept.json" in text and "Traceback" not in text
     record, _ = read_file(tmp_path / "kept.json")
     assert len(record.hands) == 1
+
+
+def test_saving_where_a_file_exists_asks_before_replacing_it(tmp_path: Path) -> None:
+    """The default name is the seed's, so playing a seed again would replace that game."""
+    (tmp_path / "bones-9.json").write_text("the first game of seed 9")
+    child = spawn("--rules", "draw", "--seed", "9", cwd=tmp_path)
+    child.expect(MOVE)
+    child.sendintr()
+    _converse(child, (SAVE, "y"), (WHERE, ""), (r"Replace it\? \[y/N\] ", "n"),
+              (SAVE, "y"), (WHERE, "other.json"))
+    child.expect(pexpect.EOF)
+    child.close()
+    assert (tmp_path / "bones-9.json").read_text() == "the first game of seed 9"
+    assert read_file(tmp_path / "other.json")[0].hands
+
+
+def test_a_record_that_cannot_be_saved_after_a_hand_keeps_the_last_one_and_asks_where(
+        tmp_path: Path) -> None:
+    """A file-size limit stops the save after a hand: the file keeps the last record
+    saved, whole, and the player is asked whether to keep the
+    game elsewhere."""
+    path = tmp_path / "game.json"
+    child = spawn("--seed", "3", "--record", str(path), cwd=tmp_path, shell="ulimit -f 2")
+    before = ""
+    while True:
+        index = child.expect([MOVE, r"Press Enter", SAVE])
+        if index == 2:
+            break
+        before = path.read_text()  # the last record saved before the one that failed
+        child.sendline("1" if index == 0 else "")
+    assert "Cannot write the record to" in plain(child.before)
+    child.sendline("n")  # the limit holds for every file: nowhere else to keep it here
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 1
+    assert path.read_text() == before and not list(tmp_path.glob("*.tmp"))
+    assert read_file(path)[0].players
 
 
 def test_ctrl_c_twice_leaves_without_saving() -> None:

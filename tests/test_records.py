@@ -219,3 +219,26 @@ def test_text_report_names_the_seat_where_players_share_a_name(tmp_path, capsys)
     chips = out.splitlines()[-1]
     assert chips.startswith("chips: greedy (seat 0) ") and ", greedy (seat 1) " in chips
     assert ", Caro " in chips and "Caro (seat" not in out
+
+
+def test_a_record_file_is_written_whole_or_not_at_all(tmp_path, monkeypatch):
+    """A write that fails (here the rename, as a full disk would fail the write) leaves the
+    last good record where it was, and no stray file beside it."""
+    import os
+
+    from bones.record import files
+
+    path = tmp_path / "game.json"
+    path.write_text("the last good record")
+
+    def failing(src, dst):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", failing)
+    with pytest.raises(OSError):
+        files.write_whole(path, "the next record")
+    assert path.read_text() == "the last good record"
+    assert [p.name for p in tmp_path.iterdir()] == ["game.json"]
+    monkeypatch.undo()
+    files.write_whole(path, "the next record")
+    assert path.read_text() == "the next record"

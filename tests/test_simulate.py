@@ -273,3 +273,56 @@ def test_a_json_record_file_that_holds_a_game_is_refused_before_play(capsys, tmp
     empty.touch()
     simulate(capsys, "--bots", "greedy", "--games", "1", "--seed", "3", "--record", str(empty))
     assert empty.read_bytes() == before
+
+
+@pytest.mark.parametrize("case", ["hands", "folder-named-json", "under-a-file"])
+def test_a_record_path_that_cannot_hold_the_run_is_refused_before_play(capsys, tmp_path,
+                                                                       case, monkeypatch):
+    """Found only after the games were played, it lost them: a ``.json`` file for a
+    ``--hands`` run (its games are several whenever a game ends), a folder named like a
+    file, a place where no file can be made."""
+    blocker = tmp_path / "file.txt"
+    blocker.write_text("x")
+    (tmp_path / "dir.json").mkdir()
+    path, count = {"hands": (tmp_path / "x.json", ["--hands", "3"]),
+                   "folder-named-json": (tmp_path / "dir.json", ["--games", "1"]),
+                   "under-a-file": (blocker / "x.json", ["--games", "1"])}[case]
+    import bones.cli.simulate as simulate_cli
+
+    def no_play(*args, **kwargs):
+        raise AssertionError("a game was played")
+
+    monkeypatch.setattr(simulate_cli, "play_series", no_play)
+    assert main(["simulate", "--bots", "greedy", *count, "--record", str(path), "--quiet",
+                 "--jobs", "1"]) == 1
+    out, err = capsys.readouterr()
+    assert err.count("\n") == 1 and err.startswith("bones: ") and out == ""
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["dir.json", "file.txt"]
+    assert not list((tmp_path / "dir.json").iterdir())
+
+
+@pytest.mark.parametrize("command", [["simulate", "--record", ""], ["arena", "--record", " "],
+                                     ["play", "--record", ""], ["replay", ""],
+                                     ["lab", "--plot", ""]])
+def test_an_empty_path_is_refused_in_one_line(capsys, command):
+    """It was silently ignored (no record kept) or read as the current folder."""
+    with pytest.raises(SystemExit) as exited:
+        main(command)
+    err = capsys.readouterr().err
+    assert exited.value.code == 2 and err.count("\n") == 1 and "needs a path" in err
+
+
+@pytest.mark.parametrize("command", ["simulate", "arena", "lab", "bot"])
+def test_a_negative_seed_is_refused_since_it_would_deal_as_its_positive(capsys, command):
+    with pytest.raises(SystemExit) as exited:
+        main([command, "--seed", "-5"])
+    err = capsys.readouterr().err
+    assert exited.value.code == 2 and err.count("\n") == 1 and "0 or more" in err
+
+
+def test_a_stray_argument_is_refused_by_its_command_in_one_line(capsys):
+    with pytest.raises(SystemExit) as exited:
+        main(["rules", "pool", "draw"])
+    err = capsys.readouterr().err
+    assert exited.value.code == 2 and err == ("bones rules: unrecognized arguments: draw "
+                                              "(see bones rules --help)\n")

@@ -11,7 +11,15 @@ from rich.console import Console
 from rich.table import Table
 
 from bones.ai.base import LEVELS
-from bones.cli.common import fresh_seed, held_interrupts, positive, progress_bar, seconds
+from bones.cli.common import (
+    fresh_seed,
+    held_interrupts,
+    nonempty_path,
+    positive,
+    progress_bar,
+    seconds,
+    seed_value,
+)
 from bones.cli.options import add_rules_arguments, rules_from_args
 from bones.engine.errors import BonesError
 from bones.record.folder import RecordFolder
@@ -43,13 +51,13 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--jobs", type=positive, default=os.cpu_count() or 1, metavar="J",
                    help="worker processes; seeded results do not depend on it (default: "
                    "every core)")
-    p.add_argument("--seed", type=int, default=None, help="seed (default: random, printed)")
+    p.add_argument("--seed", type=seed_value, default=None, help="seed (default: random, printed)")
     p.add_argument("--sprt", action="store_true",
                    help="stop early once an SPRT (p0 0.5, p1 0.55, alpha = beta = 0.05) on "
                    "the first two bots' relative strength, read deal by deal, reaches a "
                    "verdict")
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--record", metavar="DIR",
+    p.add_argument("--record", metavar="DIR", type=nonempty_path,
                    help="save every hand as a game record in DIR (deal-NNNN-R.json: deal "
                    "NNNN in rotation R, each readable by bones replay) and the results as "
                    "DIR/arena.json; DIR must not hold another run's records")

@@ -7,7 +7,7 @@ import sys
 
 from bones.ai.base import LEVELS
 from bones.ai.server import serve
-from bones.cli.common import seconds
+from bones.cli.common import seconds, seed_value
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -18,7 +18,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     p.add_argument("--level", default="greedy", choices=LEVELS,
                    help="which bot (default: greedy)")
-    p.add_argument("--seed", type=int, default=None, help="seed the bot's RNG")
+    p.add_argument("--seed", type=seed_value, default=None, help="seed the bot's RNG")
     p.add_argument("--think", type=seconds, default=None, metavar="SECONDS",
                    help="at most this many seconds per move (each request carries the "
                    "referee's think time, which the bot otherwise spends; a request that "

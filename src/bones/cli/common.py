@@ -40,6 +40,26 @@ def positive(text: str) -> int:
     return value
 
 
+def seed_value(text: str) -> int:
+    """A ``--seed``: a whole number, 0 or more (Python's ``Random`` seeds ``-5`` as ``5``,
+    so a negative seed would only be another name for a positive one)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, not {value}")
+    return value
+
+
+def nonempty_path(text: str) -> str:
+    """A file or folder to write or read: an empty name would silently do nothing, or
+    name the current folder."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("needs a path, not an empty name")
+    return text
+
+
 def seconds(text: str) -> float:
     """An argument that must be a positive number of seconds, at most ``MAX_THINK`` (a think
     time)."""
@@ -47,7 +67,9 @@ def seconds(text: str) -> float:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not math.isfinite(value) or value <= 0:
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"must be a finite number of seconds, not {text}")
+    if value <= 0:
         raise argparse.ArgumentTypeError(f"must be more than 0 seconds, not {text}")
     if value > MAX_THINK:
         raise argparse.ArgumentTypeError(f"must be at most {MAX_THINK:g} seconds, not {text}")

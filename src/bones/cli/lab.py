@@ -19,7 +19,14 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from bones.cli.common import fresh_seed, positive, progress_bar, rules_name
+from bones.cli.common import (
+    fresh_seed,
+    nonempty_path,
+    positive,
+    progress_bar,
+    rules_name,
+    seed_value,
+)
 from bones.cli.options import add_rules_arguments, rules_from_args
 from bones.engine.rules import Rules
 from bones.lab.grid import Variation, expand, parse_vary, show
@@ -46,24 +53,17 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                    "flags make a grid of every combination")
     p.add_argument("--hands", type=positive, default=200_000, metavar="N",
                    help="random hands per rule set (default: 200000)")
-    p.add_argument("--seed", type=int, help="seed (default: a random one, printed with the "
+    p.add_argument("--seed", type=seed_value, help="seed (default: a random one, printed with the "
                    "results)")
     p.add_argument("--jobs", type=positive, default=_cores(), metavar="J",
                    help="worker processes; the results do not depend on it "
                    "(default: all cores)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--plot", metavar="DIR", type=_folder,
+    p.add_argument("--plot", metavar="DIR", type=nonempty_path,
                    help="write lab-<metric>.png and .svg into DIR, with error bars")
     p.add_argument("--quiet", action="store_true", help="no progress bar, no list of plots")
     add_rules_arguments(p)
     p.set_defaults(run=run, long_run=True)
-
-
-def _folder(text: str) -> str:
-    """A folder name for ``--plot``: an empty one would silently plot nothing."""
-    if not text.strip():
-        raise argparse.ArgumentTypeError("needs a folder to write the plots in")
-    return text
 
 
 def _cores() -> int:

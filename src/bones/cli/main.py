@@ -12,16 +12,26 @@ import sys
 import threading
 from collections.abc import Iterator, Sequence
 from types import FrameType
+from typing import NoReturn
 
 from bones import __version__
 from bones.engine.errors import BonesError
 from bones.record.reader import RecordFormatError
 
 
+class Parser(argparse.ArgumentParser):
+    """A parser whose refusals are one line, naming the command's help (argparse's own
+    print the whole usage block, ten lines and more, before the line that matters)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
+    """``bones`` and its sub-commands (each sub-command's parser is a ``Parser`` too)."""
     from bones.cli import arena, bot, lab, play, replay, rules, simulate
 
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="bones",
         description="Dominoes: Draw, Block and Domino Pool. Play in the terminal, replay and "
         "check game records, simulate bots.",
@@ -42,6 +52,28 @@ def _escape_what_cannot_be_written() -> None:
     for stream in (sys.stdout, sys.stderr):
         if isinstance(stream, io.TextIOWrapper):
             stream.reconfigure(errors="backslashreplace")
+
+
+def _parser_of(parser: argparse.ArgumentParser, command: str | None) -> argparse.ArgumentParser:
+    """The parser of sub-command ``command`` (``parser`` itself when there is none)."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction) and command in action.choices:
+            found: argparse.ArgumentParser = action.choices[command]
+            return found
+    return parser
+
+
+def _stand_in_for_closed_streams() -> None:
+    """A standard stream closed by the caller (``<&-``, ``2>&-``) is ``None`` in Python:
+    input reads as ended, and errors go nowhere, rather than an internal error. Input the
+    console's encoding cannot decode reads as replacement characters (an unclear move),
+    not a crash."""
+    if sys.stdin is None:
+        sys.stdin = open(os.devnull, encoding="utf-8")  # noqa: SIM115 (lives as long as we do)
+    elif isinstance(sys.stdin, io.TextIOWrapper):
+        sys.stdin.reconfigure(errors="replace")
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115
 
 
 def _quiet_stdout() -> None:
@@ -83,11 +115,17 @@ def _one_interrupt(active: bool) -> Iterator[None]:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``bones``; returns the exit status (0 ok, 1 refused input, 2 usage or unreadable)."""
     _escape_what_cannot_be_written()
+    _stand_in_for_closed_streams()
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:  # said by the sub-command, whose usage it is, not by ``bones``
+        _parser_of(parser, args.command).error(f"unrecognized arguments: {' '.join(extra)}")
     if getattr(args, "run", None) is None:
         parser.print_help()
         return 2
+    if sys.stdout is None:
+        print("bones: cannot write the output: standard output is closed", file=sys.stderr)
+        return 1
     try:
         with _one_interrupt(getattr(args, "long_run", False)):
             status: int = args.run(args)

@@ -9,17 +9,17 @@ to keep the record of the game so far.
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
 from rich.console import Console
 
 from bones.ai.base import LEVELS
-from bones.cli.common import fresh_seed, seconds
+from bones.cli.common import fresh_seed, nonempty_path, seconds
 from bones.cli.options import add_rules_arguments, rules_from_args
 from bones.engine.errors import BonesError
 from bones.engine.game import Game
 from bones.engine.rules import Rules
+from bones.record.files import holds_something, write_whole
 from bones.record.writer import dump, record_of
 from bones.tui.seats import DEFAULT_BOT, HUMAN, Seating, parse_seats, seating
 from bones.tui.table import QuitGame, Table
@@ -50,8 +50,9 @@ examples:
   bones play --rules my-rules.json
 
 exit status: 0 when the game ends or you quit (or input ends), 130 after Ctrl-C,
-1 for bad rules, seats, names or seed (one line saying which), 2 for a flag that is
-unknown or lacks its value (the usage and one line)."""
+1 for bad rules, seats, names or seed, or a record that cannot be (or you chose not
+to be) written (one line saying which), 2 for a flag that is unknown, lacks its value
+or has one that cannot be (--think, --record; one line)."""
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -73,7 +74,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     table.add_argument("--seed", metavar="N",
                        help="deal from this seed to replay a game (default: a random seed, "
                        "shown when the game ends or is left)")
-    table.add_argument("--record", metavar="PATH",
+    table.add_argument("--record", metavar="PATH", type=nonempty_path,
                        help="save the game record (bones-record/1 JSON) here after every "
                        "hand and when the game ends or is left")
     add_rules_arguments(p)
@@ -124,9 +125,14 @@ class _Recorder:
 
     def save(self, game: Game, path: str, final: bool = True) -> None:
         try:
-            Path(path).write_text(self.text(game, final), encoding="utf-8")
+            write_whole(Path(path), self.text(game, final))
         except OSError as exc:
-            raise BonesError(f"cannot write the record to {path}: {exc.strerror}") from None
+            raise NotSaved(f"cannot write the record to {path}: "
+                           f"{exc.strerror or type(exc).__name__}") from None
+
+
+class NotSaved(BonesError):
+    """A record could not be written (the file keeps its last good record, if any)."""
 
 
 def run(args: argparse.Namespace) -> int:
@@ -139,7 +145,7 @@ def run(args: argparse.Namespace) -> int:
         if (small := terminal.too_small()) is not None:
             terminal.say(small)
             terminal.ask("Press Enter to play anyway ")
-        if path and _holds_something(Path(path)) \
+        if path and holds_something(Path(path)) \
                 and not terminal.confirm(f"{path} already exists. Replace it with this game?"):
             terminal.say("Nothing played; choose another --record file.")
             return 1
@@ -158,6 +164,9 @@ def run(args: argparse.Namespace) -> int:
         recorder.save(table.game, path, final=False)
     try:
         table.play_game()
+    except NotSaved as exc:  # after a hand: the player may still keep the game elsewhere
+        terminal.say(_sentence(exc))
+        return _leave(table, recorder, None, 1)
     except QuitGame:
         return _leave(table, recorder, path, 0)
     except KeyboardInterrupt:
@@ -177,13 +186,10 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _holds_something(path: Path) -> bool:
-    """Whether ``--record`` names a file with something in it: the record of another game,
-    which a typo should not throw away unasked."""
-    try:
-        return path.is_file() and path.stat().st_size > 0
-    except OSError:
-        return False
+def _sentence(exc: Exception) -> str:
+    """An error said to the player at the table, as a sentence."""
+    reason = str(exc)
+    return f"{reason[:1].upper()}{reason[1:]}."
 
 
 def _replay_line(seed: int) -> str:
@@ -197,21 +203,24 @@ def _leave(table: Table, recorder: _Recorder, path: str | None, status: int) -> 
     if path is not None:
         try:
             recorder.save(table.game, path)
-        except BonesError as exc:
-            print(f"bones: {exc}", file=sys.stderr)
-            return 1
-        terminal.say(f"Record saved to {path}.")
-        return status
+        except NotSaved as exc:  # said, and the player asked where else
+            terminal.say(_sentence(exc))
+            status = 1
+        else:
+            terminal.say(f"Record saved to {path}.")
+            return status
     default = f"bones-{table.seed}.json"
     try:
         # a place that cannot be written is said, and the player asked again
         while terminal.confirm("Save the record?"):
             where = terminal.ask(f"Save it where? [{default}] ").strip() or default
+            if holds_something(Path(where)) \
+                    and not terminal.confirm(f"{where} already exists. Replace it?"):
+                continue
             try:
                 recorder.save(table.game, where)
-            except BonesError as exc:
-                reason = str(exc)
-                terminal.say(f"{reason[:1].upper()}{reason[1:]}.")
+            except NotSaved as exc:
+                terminal.say(_sentence(exc))
                 continue
             terminal.say(f"Record saved to {where}.")
             return status

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from bones.ai.review import COST_LEGEND, mistake_text, review
-from bones.cli.common import positive
+from bones.cli.common import nonempty_path, positive
 from bones.engine.errors import BonesError
 from bones.engine.game import Game
 from bones.record.model import Record
@@ -25,7 +25,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "print each hand's result and the game score. Exit 1 if the record breaks a rule "
         "(one line naming the hand and move), 2 if it is not a record at all.",
     )
-    p.add_argument("file", metavar="FILE", help="the record (JSON)")
+    p.add_argument("file", metavar="FILE", type=nonempty_path, help="the record (JSON)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--review", action="store_true",
                    help="also list, for every finished hand, the plays that cost each seat "

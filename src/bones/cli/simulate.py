@@ -21,15 +21,18 @@ from bones.ai.base import LEVELS
 from bones.cli.common import (
     fresh_seed,
     held_interrupts,
+    nonempty_path,
     positive,
     progress_bar,
     rules_name,
     seconds,
+    seed_value,
 )
 from bones.cli.options import add_rules_arguments, rules_from_args
 from bones.engine.errors import BonesError
 from bones.engine.rules import Rules
-from bones.record.folder import refuse_used, rewrite
+from bones.record.files import holds_something, probe, rewrite, write_whole
+from bones.record.folder import refuse_used
 from bones.record.writer import dump
 from bones.sim.fastsim import fast_series, summary_of
 from bones.sim.parallel import stop
@@ -55,9 +58,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                        help="whole games to play (default: 100)")
     count.add_argument("--hands", type=positive, metavar="N",
                        help="single hands to play instead, in games played one after another")
-    p.add_argument("--seed", type=int, help="seed of the series (default: a random one, "
+    p.add_argument("--seed", type=seed_value, help="seed of the series (default: a random one, "
                    "printed with the results)")
-    p.add_argument("--record", metavar="PATH",
+    p.add_argument("--record", metavar="PATH", type=nonempty_path,
                    help="save the records: PATH.json for a single game, else a directory of "
                    "game-0001.json, ...")
     p.add_argument("--jobs", type=positive, default=os.cpu_count() or 1, metavar="J",
@@ -84,9 +87,11 @@ def run(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else fresh_seed()
     unit: Unit = "hands" if args.hands is not None else "games"
     total = args.hands if unit == "hands" else (args.games or 100)
-    if args.record and unit == "games" and total > 1 and Path(args.record).suffix == ".json":
-        raise BonesError(f"--record {args.record} names one game's file, but --games {total} "
-                         "plays several: name a folder for their records")
+    if args.record and Path(args.record).suffix == ".json" and (unit == "hands" or total > 1):
+        plays = (f"--hands {total} plays games one after another" if unit == "hands"
+                 else f"--games {total} plays several")
+        raise BonesError(f"--record {args.record} names one game's file, but {plays}: "
+                         "name a folder for their records")
     err = Console(stderr=True)
     if set(levels) == {"random"} and not args.record:
         summary, interrupted = _fast(rules, seed, unit, total, args, err)
@@ -146,7 +151,7 @@ def _refereed(rules: Rules, levels: tuple[str, ...], seed: int, unit: Unit, tota
         interrupted = True
     finally:
         # However the series ended (done, stopped, failed), no game is left to play: write
-        # the records' last pieces (the held record, every seed). A Ctrl-C meanwhile is
+        # the records' last piece (every seed). A Ctrl-C meanwhile is
         # dropped, since there is nothing left to stop, only the run's records to lose.
         if recorder is not None:
             with held_interrupts(then_raise=False):
@@ -156,8 +161,9 @@ def _refereed(rules: Rules, levels: tuple[str, ...], seed: int, unit: Unit, tota
 
 
 class Recorder:
-    """Writes each game's record as it arrives. A ``.json`` path holds a single game; since a
-    ``--hands`` run only knows at the end how many games it took, the first record waits.
+    """Writes each game's record as it arrives: to ``path`` itself when it names a ``.json``
+    file (a run of one game; ``run`` refuses more), else to ``game-0001.json``, ... in the
+    folder ``path``.
 
     A record's ``seed`` (``game_seed``) names the series seed, which deals every game: an
     outside bot in the series runs with the user's permissions and could read the folder
@@ -167,40 +173,36 @@ class Recorder:
     def __init__(self, path: Path, seed: int) -> None:
         self.path = path
         self.seed = seed
-        #: The first game, held until a second shows whether the path is its file.
-        self.first: GameOutcome | None = None
         self.count = 0
         #: Each file written so far, and the index of its game in the series.
         self.written: list[tuple[Path, int]] = []
-        # A folder that already holds a series' games is refused before anything is played:
-        # a shorter second run would leave the first one's later games behind as its own.
-        # A ``.json`` file that already holds something (another run's game) is refused
-        # the same way: it would be replaced without a word.
+        # Refused before anything is played: a folder that already holds a series' games
+        # (a shorter second run would leave the first one's later games behind as its own),
+        # a file that holds something (it would be replaced without a word), and a place
+        # where no file can be made (the run's work would be lost at its end).
+        folder = path.parent if path.suffix == ".json" else path
         if path.suffix != ".json":
             refuse_used(path, ("game-*.json",), " (name a .json file to save a single game)")
         elif path.is_dir():
-            refuse_used(path, ("game-*.json",))
-        elif _holds_something(path):
+            raise BonesError(f"cannot write the record to {path}: it is a folder (name a "
+                             "folder without .json for the records of several games)")
+        elif holds_something(path):
             raise BonesError(f"cannot write the record to {path}: it already holds "
                              "something; choose a new file or remove it")
+        try:
+            probe(folder)
+        except OSError as exc:
+            raise BonesError(f"cannot write the records to {folder}: "
+                             f"{exc.strerror or type(exc).__name__}") from None
 
     def add(self, outcome: GameOutcome) -> None:
         self.count += 1
-        if self.count == 1:
-            self.first = outcome
-            return
-        if self.first is not None:
-            self._write(self.path / "game-0001.json", self.first)
-            self.first = None
-        self._write(self.path / f"game-{self.count:04d}.json", outcome)
+        single = self.path.suffix == ".json"
+        self._write(self.path if single else self.path / f"game-{self.count:04d}.json",
+                    outcome)
 
     def close(self) -> None:
-        """Write a lone record (to the path itself when it names a ``.json`` file), then add
-        each record's seed, the series being over."""
-        if self.first is not None:
-            lone = self.path if self.path.suffix == ".json" else self.path / "game-0001.json"
-            self._write(lone, self.first)
-            self.first = None
+        """Add each record's seed, the series being over."""
         for path, index in self.written:
             try:
                 rewrite(path, functools.partial(_with_seed, seed=game_seed(self.seed, index)))
@@ -212,20 +214,10 @@ class Recorder:
     def _write(self, path: Path, outcome: GameOutcome) -> None:
         assert outcome.record is not None
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(dump(outcome.record), encoding="utf-8")
+            write_whole(path, dump(outcome.record))
         except OSError as exc:
             raise BonesError(f"cannot write record {path}: {exc.strerror or exc}") from None
         self.written.append((path, outcome.index))
-
-
-def _holds_something(path: Path) -> bool:
-    """Whether ``path`` is a file with something in it (one that cannot be looked at is
-    left for the write to report)."""
-    try:
-        return path.is_file() and path.stat().st_size > 0
-    except OSError:
-        return False
 
 
 def _with_seed(doc: dict[str, Any], seed: str) -> dict[str, Any]:

@@ -18,12 +18,11 @@ its own.
 from __future__ import annotations
 
 import json
-import os
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from bones.engine.errors import BonesError
+from bones.record.files import probe, rewrite, write_whole
 from bones.record.model import Record
 from bones.record.writer import dump
 
@@ -37,16 +36,6 @@ def _fault(path: Path, exc: OSError) -> BonesError:
     """The one-line error for a folder the records cannot be written to."""
     return BonesError(f"cannot write the records to {path}: "
                       f"{exc.strerror or type(exc).__name__}")
-
-
-def rewrite(path: Path, change: Callable[[dict[str, Any]], dict[str, Any]]) -> None:
-    """Rewrite the record at ``path`` (as ``dump`` wrote it) with ``change`` applied, whole
-    or not at all (a file beside it, then renamed over it): a record given its seed once a
-    run is over is never left half written. ``OSError`` if it cannot be."""
-    doc = change(json.loads(path.read_text(encoding="utf-8")))
-    temporary = path.with_name(path.name + ".tmp")
-    temporary.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
-    os.replace(temporary, path)
 
 
 def refuse_used(path: Path, patterns: tuple[str, ...], hint: str = "") -> None:
@@ -77,7 +66,7 @@ class RecordFolder:
         self.written: list[str] = []
         refuse_used(self.path, (PATTERN, SUMMARY))
         try:
-            self.path.mkdir(parents=True, exist_ok=True)
+            probe(self.path)
         except OSError as exc:
             raise _fault(self.path, exc) from None
 
@@ -110,6 +99,6 @@ class RecordFolder:
 
     def _write(self, name: str, text: str) -> None:
         try:
-            (self.path / name).write_text(text, encoding="utf-8")
+            write_whole(self.path / name, text)
         except OSError as exc:
             raise _fault(self.path, exc) from None
