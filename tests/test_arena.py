@@ -114,13 +114,18 @@ def _not_startable(tmp_path, case: str) -> str:
         script.write_text("print('hi')\n")
         script.chmod(0o644)
         return str(script)
+    if case == "script without #!":  # the docs' example bot once had no #! line
+        script = tmp_path / "mybot.py"
+        script.write_text("import json, sys\nprint('hi')\n")
+        script.chmod(0o755)
+        return str(script)
     if case == "not on PATH":
         return "no-such-bot-program-anywhere --level x"
     return '"unbalanced quote'
 
 
-@pytest.mark.parametrize("case", ["missing file", "not executable", "not on PATH",
-                                  "unbalanced quote"])
+@pytest.mark.parametrize("case", ["missing file", "not executable", "script without #!",
+                                  "not on PATH", "unbalanced quote"])
 @pytest.mark.parametrize("command", ["arena", "simulate"])
 def test_an_outside_bot_that_cannot_start_is_refused_before_anything_is_played(
         tmp_path, capsys, case, command):
@@ -148,6 +153,16 @@ def test_an_outside_bot_that_can_start_is_let_through_the_check():
 
     assert cannot_start(f"{sys.executable} -m bones.cli.main bot") is None
     assert cannot_start("python3 -c pass") is None  # found on PATH
+    assert cannot_start(sys.executable) is None  # a compiled program
+
+
+def test_a_script_with_a_hash_bang_line_is_let_through(tmp_path):
+    from bones.ai.external import cannot_start
+
+    script = tmp_path / "mybot.py"
+    script.write_text("#!/usr/bin/env python3\nimport json, sys\n")
+    script.chmod(0o755)
+    assert cannot_start(str(script)) is None
 
 
 def test_more_levels_than_seats_are_refused_not_dropped(tmp_path, capsys):

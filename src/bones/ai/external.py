@@ -74,7 +74,28 @@ def cannot_start(command: str) -> str | None:
         return f"no file {program!r}"
     if not os.access(program, os.X_OK):
         return f"{program!r} is not executable"
+    if POSIX and _script_without_interpreter(program):
+        return (f"{program!r} is a text file with no #! line naming what runs it (add one, "
+                f"such as #!/usr/bin/env python3, or write cmd:python3 {program})")
     return None
+
+
+def _script_without_interpreter(program: str) -> bool:
+    """Whether ``program`` is text that does not start with ``#!``: executing it fails
+    ("Exec format error"), where a shell would have run it as a shell script. A compiled
+    program (any bytes that are not text) is left to the system to judge."""
+    try:
+        with open(program, "rb") as file:
+            head = file.read(512)
+    except OSError:
+        return False
+    if head.startswith(b"#!") or b"\0" in head:
+        return False
+    try:
+        head.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return exc.start >= len(head) - 3  # only a character cut at the end: still text
+    return True
 
 
 class _Line:
