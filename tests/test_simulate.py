@@ -326,3 +326,29 @@ def test_a_stray_argument_is_refused_by_its_command_in_one_line(capsys):
     err = capsys.readouterr().err
     assert exited.value.code == 2 and err == ("bones rules: unrecognized arguments: draw "
                                               "(see bones rules --help)\n")
+
+
+def test_a_long_game_is_played_out_and_only_a_stalled_one_is_refused(monkeypatch):
+    """The safety net is progress, not length: a target of 100,000 takes over 10,000
+    hands (it was refused after them, its work lost), while a game whose scores stop
+    moving is still stopped rather than run forever."""
+    from dataclasses import replace
+
+    import bones.sim.referee as referee
+    from bones.engine.errors import BonesError
+
+    monkeypatch.setattr(referee, "MAX_SCORELESS_HANDS", 3)
+    rules = PRESETS["block"].replace(target=300)
+    job = referee.Job(rules, ("greedy", "greedy"), 5, 0, None, False, must_finish=True)
+    outcome = referee.run_job(job)
+    assert outcome.winner is not None and len(outcome.results) > 3
+
+    real = referee.play_hand
+
+    def scoreless(game, bots):
+        return replace(real(game, bots), scores=game.scores)
+
+    monkeypatch.setattr(referee, "play_hand", scoreless)
+    with pytest.raises(BonesError, match="stopped after 3 hands: no side scored in the "
+                                         "last 3"):
+        referee.run_job(job)

@@ -25,9 +25,11 @@ from bones.record.model import Record
 from bones.record.writer import record_of
 from bones.sim.parallel import Workers, check_cancelled
 
-#: A game that has not ended after this many hands is treated as a fault of the rules or
-#: bots (every hand that is not tied moves a side towards the target) rather than run forever.
-MAX_HANDS_PER_GAME = 10_000
+#: A game whose scores have not moved for this many hands in a row is treated as a fault of
+#: the rules or bots (nearly every hand that is not tied moves a side towards the target)
+#: rather than run forever. Progress, not length: a target of 100,000 takes over 10,000
+#: hands, and such a game must still be played out.
+MAX_SCORELESS_HANDS = 10_000
 
 
 def game_rng(seed: int, index: int) -> random.Random:
@@ -84,9 +86,10 @@ def play_hand(game: Game, bots: Sequence[Bot]) -> Game:
 
 
 def play_game(rules: Rules, levels: Sequence[str], seed: int, index: int,
-              hand_limit: int = MAX_HANDS_PER_GAME, think: float = 0.1,
+              hand_limit: int | None = None, think: float = 0.1,
               played_for: list[dict[str, object]] | None = None) -> Game:
-    """Game ``index`` of a series, played until a side wins or ``hand_limit`` hands end.
+    """Game ``index`` of a series, played until a side wins, ``hand_limit`` hands end, or
+    the scores have not moved for ``MAX_SCORELESS_HANDS`` hands.
 
     ``think`` is the time per move of search bots and outside bots; their games depend on
     the machine's speed, the other bots' do not. ``played_for``, when given, gets one
@@ -98,9 +101,13 @@ def play_game(rules: Rules, levels: Sequence[str], seed: int, index: int,
             for seat, level in enumerate(levels)]
     game = new_game(rules)
     faults = PlayedFor(dict(enumerate(bots)))
+    scoreless = 0
     try:
-        while not game.finished and len(game.results) < hand_limit:
+        while not game.finished and (hand_limit is None or len(game.results) < hand_limit) \
+                and scoreless < MAX_SCORELESS_HANDS:
+            before = game.scores
             game = play_hand(deal_hand(game, rng), bots)
+            scoreless = scoreless + 1 if game.scores == before else 0
             if played_for is not None:
                 played_for.extend(faults.hand(len(game.results)))
     finally:
@@ -137,9 +144,10 @@ class Job:
     levels: tuple[str, ...]
     seed: int
     index: int
-    hand_limit: int
+    #: Hands to play at most (``None``: the whole game).
+    hand_limit: int | None
     keep_record: bool
-    #: Whether reaching ``hand_limit`` without a winner is an error (whole-game series).
+    #: Whether ending without a winner is an error (whole-game series: the game stalled).
     must_finish: bool
     think: float = 0.1
 
@@ -150,7 +158,8 @@ def run_job(job: Job) -> GameOutcome:
     game = play_game(job.rules, job.levels, job.seed, job.index, job.hand_limit, job.think,
                      made)
     if job.must_finish and not game.finished:
-        raise BonesError(f"game {job.index + 1} did not end after {job.hand_limit} hands")
+        raise BonesError(f"game {job.index + 1} stopped after {len(game.results)} hands: "
+                         f"no side scored in the last {MAX_SCORELESS_HANDS}")
     record = None
     if job.keep_record:
         # No seed here: the series seed deals every game, and a record can be read while
@@ -188,8 +197,7 @@ def _series(rules: Rules, levels: tuple[str, ...], seed: int, games: int | None,
     index, left = 0, hands
     while (games is None or index < games) and (left is None or left > 0):
         size = batch_size if games is None else min(batch_size, games - index)
-        limit = MAX_HANDS_PER_GAME if left is None else min(left, MAX_HANDS_PER_GAME)
-        batch = [Job(rules, levels, seed, i, limit, keep_records, must_finish=left is None,
+        batch = [Job(rules, levels, seed, i, left, keep_records, must_finish=left is None,
                      think=think) for i in range(index, index + size)]
         index += size
         for outcome in mapper(run_job, batch):
