@@ -221,6 +221,21 @@ def test_text_report_names_the_seat_where_players_share_a_name(tmp_path, capsys)
     assert ", Caro " in chips and "Caro (seat" not in out
 
 
+def test_control_characters_in_player_names_are_printed_escaped(tmp_path, capsys):
+    """A record is anyone's file: a name must not recolour or retitle the terminal, nor
+    forge a line of the report."""
+    doc = json.loads((RECORDS / "pool_tie_split.json").read_text())
+    doc["players"] = ["\u001b[31mRED", "\u001b]0;title\u0007", "two\nlines"]
+    path = tmp_path / "names.json"
+    path.write_text(json.dumps(doc))
+    for args in ([], ["--review", "--top", "1"]):
+        assert main(["replay", str(path), *args]) == 0
+        out = capsys.readouterr().out
+        assert "\x1b" not in out and "\x07" not in out
+        assert "\\x1b[31mRED" in out and "two\\nlines" in out
+        assert not any(line.startswith("lines") for line in out.splitlines())
+
+
 def test_a_record_file_is_written_whole_or_not_at_all(tmp_path, monkeypatch):
     """A write that fails (here the rename, as a full disk would fail the write) leaves the
     last good record where it was, and no stray file beside it."""

@@ -15,7 +15,7 @@ from bones.engine.errors import BonesError
 from bones.engine.game import Game
 from bones.record.model import Record
 from bones.record.reader import RecordFormatError, read_file
-from bones.record.summary import summary, text
+from bones.record.summary import printable, summary, text
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -98,7 +98,8 @@ def _print_review(game: Game, record: Record, seats: tuple[int, ...], top: int) 
           f"({COST_LEGEND})")
     for row in _reviews(game, seats, top):
         seat = row["seat"]
-        name = record.players[seat] if seat < len(record.players) else f"seat {seat}"
+        name = printable(record.players[seat]) if seat < len(record.players) \
+            else f"seat {seat}"
         deep = f" ({row['skipped']} too deep to check)" if row["skipped"] else ""
         head = f"hand {row['hand']}, {name} (seat {seat})"
         if not row["mistakes"]:

@@ -29,12 +29,20 @@ def side_name(game: Game, side: int, players: tuple[str, ...]) -> str:
     return " & ".join(players[s] if s < len(players) else f"seat {s}" for s in seats)
 
 
+def printable(name: str) -> str:
+    """A player's name as it may be printed: a record is anyone's file, and a name holding
+    control characters (an escape sequence, a newline) would otherwise recolour or retitle
+    the terminal, or forge report lines. Those characters are written escaped (``\x1b``)."""
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii")
+                   for c in name)
+
+
 def distinct(players: tuple[str, ...]) -> tuple[str, ...]:
-    """The names with the seat added to any that more than one seat shares (records of bot
-    games name seats by level: ``greedy (seat 0)``, ``greedy (seat 2)``), so every line of
-    the report says whose it is."""
-    return tuple(f"{name} (seat {seat})" if players.count(name) > 1 else name
-                 for seat, name in enumerate(players))
+    """The names, printable, with the seat added to any that more than one seat shares
+    (records of bot games name seats by level: ``greedy (seat 0)``, ``greedy (seat 2)``),
+    so every line of the report says whose it is."""
+    return tuple(f"{printable(name)} (seat {seat})" if players.count(name) > 1
+                 else printable(name) for seat, name in enumerate(players))
 
 
 def text(game: Game, players: tuple[str, ...]) -> str:
