@@ -111,7 +111,11 @@ _RECORD = b'{"format": "bones-record/1", "rules": {}, "players": ["a", "b"], "ha
                                      # not JSON values, though Python's reader takes them
                                      _RECORD + b', "x-a": NaN}',
                                      _RECORD.replace(b"{}", b'{"target": Infinity}') + b"}",
-                                     _RECORD + b', "x-a": -Infinity}'])
+                                     _RECORD + b', "x-a": -Infinity}',
+                                     # a name twice: one reader keeps the first, another
+                                     # the last, so the file is no one record
+                                     _RECORD + b', "players": ["a", "b", "c"]}',
+                                     _RECORD.replace(b"{}", b'{"set": 6, "set": 9}') + b"}"])
 def test_input_that_is_not_a_record_exits_2(tmp_path, capsys, content):
     path = tmp_path / "x.json"
     path.write_bytes(content)

@@ -52,16 +52,29 @@ BOM = "\ufeff"
 class UnreadableJson(ValueError):
     """JSON text that is well formed but beyond what Python's reader takes: a whole number
     longer than ``sys.get_int_max_str_digits`` digits (a guard against slow conversion;
-    RFC 8259 lets a reader limit the range of numbers). Nesting deeper than the reader goes
+    RFC 8259 lets a reader limit the range of numbers), or an object naming a member twice.
+    Nesting deeper than the reader goes
     raises ``RecursionError`` instead, and ``is_unreadable`` names both."""
 
 
 def strict_json(text: str) -> Any:
     """``json.loads`` that also refuses ``NaN``, ``Infinity`` and ``-Infinity``, which
-    Python's reader takes but JSON (RFC 8259) does not have, and skips a leading ``BOM``.
+    Python's reader takes but JSON (RFC 8259) does not have, and an object naming one
+    member twice, which RFC 8259 leaves to each reader (Python's keeps the last, another
+    the first: the same file would be two different records), and skips a leading ``BOM``.
     Raises ``ValueError`` (a ``json.JSONDecodeError`` for malformed text,
-    ``UnreadableJson`` for a number too long) or ``RecursionError``."""
-    return json.loads(text.removeprefix(BOM), parse_constant=_not_json, parse_int=_whole)
+    ``UnreadableJson`` for a number too long or a name given twice) or ``RecursionError``."""
+    return json.loads(text.removeprefix(BOM), parse_constant=_not_json, parse_int=_whole,
+                      object_pairs_hook=_once_each)
+
+
+def _once_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    found: dict[str, Any] = {}
+    for name, value in pairs:
+        if name in found:
+            raise UnreadableJson(f"an object names {json.dumps(name)} twice")
+        found[name] = value
+    return found
 
 
 def _whole(digits: str) -> int:
