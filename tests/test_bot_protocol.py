@@ -305,6 +305,17 @@ def test_the_specs_example_request_is_answered_with_its_one_legal_tile(level):
     assert reply["id"] == 41 and reply["play"] == "4-3" and reply["end"] in ("left", "right")
 
 
+@pytest.mark.parametrize("rules", ["pagat-draw", {"preset": "pagat-draw"}])
+def test_rules_without_players_take_the_count_from_dealt_as_a_record_takes_its_list(rules):
+    """"The full rules as in a record": a record may name only its preset and let its
+    players list give the count; a referee copying such rules into a request must not have
+    every move of our bot played for it."""
+    view = view_of({**SPEC_REQUEST, "rules": rules})
+    assert view.rules.players == 3 and {str(p.tile) for p in view.legal} == {"4-3"}
+    with pytest.raises(Exception, match='"dealt" must be'):
+        view_of({**SPEC_REQUEST, "rules": {"preset": "pagat-draw", "players": 2}})
+
+
 def test_the_hand_made_request_is_valid():
     view = view_of(_request())
     assert view.held == (5, 7) and view.boneyard_left == 11 and view.to_move == 1

@@ -49,14 +49,17 @@ def view_of(request: Mapping[str, Any]) -> SeatView:
     (``bones.ai.public``), so a request no hand could produce is refused with a one-line
     ``BonesError`` instead of reaching the bot.
     """
-    rules = rules_from_json(_field(request, "rules"))
+    # Rules "as in a record" may leave the players out (a preset name alone), where a
+    # record's players list gives the count; a request's ``dealt`` has one entry per seat.
+    given, dealt = _field(request, "rules"), _list(request, "dealt")
+    omits = isinstance(given, str) or (isinstance(given, Mapping) and "players" not in given)
+    rules = rules_from_json(given, players=len(dealt) if omits and dealt else None)
     players = rules.players
     seat = _seat(request, "seat", players)
     leader = _seat(request, "leader", players)
     hand = tuple(_tile(t, rules.set) for t in _list(request, "hand"))
     if len(set(hand)) != len(hand):
         raise BonesError("the hand lists a tile twice")
-    dealt = _list(request, "dealt")
     # is_int: 5.0 and true are not whole numbers of JSON, though Python finds them equal
     if not all(is_int(d) for d in dealt) or dealt != [rules.dealt] * players:
         raise BonesError(f'"dealt" must be {[rules.dealt] * players} (these rules deal '
