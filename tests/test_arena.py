@@ -119,13 +119,20 @@ def _not_startable(tmp_path, case: str) -> str:
         script.write_text("import json, sys\nprint('hi')\n")
         script.chmod(0o755)
         return str(script)
+    if case in ("missing interpreter", "env finds nothing"):
+        script = tmp_path / "bot.sh"
+        script.write_text("#!/nonexistent/interp\n" if case == "missing interpreter"
+                          else "#!/usr/bin/env no-such-interpreter-anywhere\n")
+        script.chmod(0o755)
+        return str(script)
     if case == "not on PATH":
         return "no-such-bot-program-anywhere --level x"
     return '"unbalanced quote'
 
 
 @pytest.mark.parametrize("case", ["missing file", "not executable", "script without #!",
-                                  "not on PATH", "unbalanced quote"])
+                                  "missing interpreter", "env finds nothing", "not on PATH",
+                                  "unbalanced quote"])
 @pytest.mark.parametrize("command", ["arena", "simulate"])
 def test_an_outside_bot_that_cannot_start_is_refused_before_anything_is_played(
         tmp_path, capsys, case, command):

@@ -198,9 +198,11 @@ def test_silent_bot_is_played_for_after_the_deadline(tmp_path):
 
 
 @LIVENESS
-@pytest.mark.parametrize("reply", ['"nonsense"', '{"id": 1, "play": "9-9"}', "not json",
-                                   '{"id": 1, "play": "6-6", "end": "up"}'])
-def test_wrong_replies_are_recorded_and_played_for(tmp_path, reply):
+@pytest.mark.parametrize(("reply", "why"), [
+    ('"nonsense"', "does not answer"), ('{"id": 1, "play": "9-9"}', "illegal reply"),
+    ("not json", "not JSON"), ('{"id": 1, "play": "6-6", "end": "up"}', "illegal reply"),
+    ("null", "reply is null"), ('{"id": 1, "error": "confused"}', "names no play: confused")])
+def test_wrong_replies_are_recorded_logged_and_played_for(tmp_path, reply, why):
     command = _script(tmp_path, f"""
         import sys
         for line in sys.stdin:
@@ -209,7 +211,8 @@ def test_wrong_replies_are_recorded_and_played_for(tmp_path, reply):
     log = io.StringIO()
     bot = ExternalBot(command, random.Random(0), think=1, log=log)
     game, _ = _play_game_with(lambda: bot)
-    assert game.results and bot.faults >= 1
+    assert game.results and bot.faults >= 1 and why in log.getvalue()
+    assert why in bot.played_for_moves[0][1]  # the first request's own fault
     bot.close()
 
 

@@ -74,28 +74,37 @@ def cannot_start(command: str) -> str | None:
         return f"no file {program!r}"
     if not os.access(program, os.X_OK):
         return f"{program!r} is not executable"
-    if POSIX and _script_without_interpreter(program):
-        return (f"{program!r} is a text file with no #! line naming what runs it (add one, "
-                f"such as #!/usr/bin/env python3, or write cmd:python3 {program})")
-    return None
+    return _script_fault(program) if POSIX else None
 
 
-def _script_without_interpreter(program: str) -> bool:
-    """Whether ``program`` is text that does not start with ``#!``: executing it fails
-    ("Exec format error"), where a shell would have run it as a shell script. A compiled
-    program (any bytes that are not text) is left to the system to judge."""
+def _script_fault(program: str) -> str | None:
+    """Why the system cannot run the script ``program``: text with no ``#!`` line
+    ("Exec format error", where a shell would have run it itself), or a ``#!`` line naming
+    an interpreter that is not there (which ``subprocess`` reports as the script itself
+    missing). A compiled program (bytes that are not text) is left to the system."""
     try:
         with open(program, "rb") as file:
             head = file.read(512)
     except OSError:
-        return False
-    if head.startswith(b"#!") or b"\0" in head:
-        return False
+        return None
+    if head.startswith(b"#!"):
+        words = head[2:].split(b"\n", 1)[0].decode("utf-8", "replace").split()
+        if not words or not os.path.isfile(words[0]) or not os.access(words[0], os.X_OK):
+            named = words[0] if words else "nothing"
+            return f"{program!r} names {named} on its #! line, which is not a program here"
+        if os.path.basename(words[0]) == "env" and len(words) > 1 \
+                and not words[1].startswith("-") and shutil.which(words[1]) is None:
+            return f"{program!r} asks env for {words[1]} on its #! line, which is not on PATH"
+        return None
+    if b"\0" in head:
+        return None
     try:
         head.decode("utf-8")
     except UnicodeDecodeError as exc:
-        return exc.start >= len(head) - 3  # only a character cut at the end: still text
-    return True
+        if exc.start < len(head) - 3:  # more than a character cut at the end: not text
+            return None
+    return (f"{program!r} is a text file with no #! line naming what runs it (add one, "
+            f"such as #!/usr/bin/env python3, or write cmd:python3 {program})")
 
 
 class _Line:
@@ -251,6 +260,9 @@ class ExternalBot:
             except (ValueError, RecursionError):
                 self._fault(f"reply is not JSON: {line.text.strip()[:80]!r}")
                 return None
+            if reply is None:  # JSON null: a reply, but not one a caller could tell apart
+                self._fault("reply is null, not an object")
+                return None
             # A late hello reply (past HELLO_TIMEOUT) answers the hello, not this request.
             stale = isinstance(reply, dict) and (
                 (is_int(reply.get("id")) and is_int(request_id) and reply["id"] < request_id)
@@ -283,6 +295,10 @@ class ExternalBot:
         if not isinstance(reply, dict) or not is_int(reply.get("id")) \
                 or reply["id"] != request_id:
             self._fault(f"reply does not answer request {request_id}: {str(reply)[:80]}")
+            return None
+        if "play" not in reply:
+            said = f": {str(reply['error'])[:80]}" if "error" in reply else ""
+            self._fault(f"reply names no play{said}")
             return None
         try:
             tile = parse_tile(reply.get("play"))
