@@ -4,6 +4,7 @@ its group, as ``os.killpg`` does here)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -192,3 +193,55 @@ def test_workers_told_to_stop_exit_cleanly_rather_than_being_killed():
     for process in processes:
         process.join(timeout=10)
     assert processes and [p.exitcode for p in processes] == [0] * len(processes)
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie, ended but not yet reaped, does not)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads bot pids from /proc")
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("command", [["arena", "--games", "2"], ["simulate", "--games", "1"],
+                                     ["play", "--seats", "BOT,greedy"]])
+def test_sigterm_ends_the_outside_bots_the_command_started(tmp_path, command):
+    """Outside bots run in sessions of their own, out of reach of a signal to the command's
+    group: killed with SIGTERM (``timeout``, ``kill``), the command must end them itself,
+    as after Ctrl-C, not leave them running for ever."""
+    pids = tmp_path / "pids"
+    bot = tmp_path / "bot.py"
+    bot.write_text(f"#!{sys.executable}\n"
+                   "import os, time\n"
+                   f"open({str(pids)!r}, 'a').write(f'{{os.getpid()}}\\n')\n"
+                   "time.sleep(600)\n")
+    bot.chmod(0o755)
+    argv = [a.replace("BOT", f"cmd:{bot}") for a in command]
+    if command[0] != "play":
+        argv += ["--bots", f"cmd:{bot},greedy", "--jobs", "1", "--quiet", "--seed", "1"]
+    proc = subprocess.Popen([str(BONES), *argv], stdin=subprocess.DEVNULL,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while not pids.exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert pids.exists(), "the bot never started"
+        time.sleep(0.5)
+        proc.terminate()
+        _, err = proc.communicate(timeout=60)
+        assert "Traceback" not in err and proc.returncode in (130, 143), err
+        started = [int(line) for line in pids.read_text().split()]
+        deadline = time.monotonic() + 10
+        while any(_alive(pid) for pid in started) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not any(_alive(pid) for pid in started), "an outside bot outlived the command"
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+        for pid in [int(line) for line in pids.read_text().split()] if pids.exists() else []:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import IO, Protocol
 
 from bones.engine.errors import BonesError
@@ -101,6 +101,21 @@ def close_bot(bot: Bot) -> None:
     close = getattr(bot, "close", None)
     if callable(close):
         close()
+
+
+def start_bots(make: Callable[[int], Bot], seats: Iterable[int]) -> dict[int, Bot]:
+    """``make(seat)`` for every seat, in order. If one fails or is interrupted (Ctrl-C
+    while an outside bot is starting), those already started are closed before the error
+    goes on: the caller never held them, so nobody else could end their processes."""
+    bots: dict[int, Bot] = {}
+    try:
+        for seat in seats:
+            bots[seat] = make(seat)
+    except BaseException:
+        for bot in bots.values():
+            close_bot(bot)
+        raise
+    return bots
 
 
 def played_for(bot: Bot) -> tuple[int, int]:

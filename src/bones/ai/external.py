@@ -153,7 +153,11 @@ class ExternalBot:
         if POSIX:
             os.set_blocking(self._proc.stdin.fileno(), False)
         threading.Thread(target=self._pump, daemon=True).start()
-        hello = self._ask({"type": "hello", "protocol": PROTOCOL}, HELLO_TIMEOUT)
+        try:
+            hello = self._ask({"type": "hello", "protocol": PROTOCOL}, HELLO_TIMEOUT)
+        except BaseException:  # Ctrl-C or SIGTERM while waiting: nobody else can end it
+            self.close()
+            raise
         if isinstance(hello, dict) and isinstance(hello.get("name"), str):
             self.name = hello["name"][:80]
 

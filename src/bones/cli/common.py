@@ -24,6 +24,13 @@ from bones.engine.rules import PRESETS, Rules
 SEEDS = 10**15
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (``kill``, ``timeout``, a service manager): the command stops as after
+    Ctrl-C, so a run still reports and seals what it finished and every outside bot it
+    started is ended (they run in sessions of their own, which a signal to the command's
+    process group does not reach). ``bones play`` saves to ``--record`` without asking."""
+
+
 def fresh_seed() -> int:
     """A seed for a run given none (printed with its results, so the run can be repeated)."""
     return random.SystemRandom().randrange(SEEDS)

@@ -15,6 +15,7 @@ from types import FrameType
 from typing import NoReturn
 
 from bones import __version__
+from bones.cli.common import Terminated
 from bones.engine.errors import BonesError
 from bones.record.reader import RecordFormatError
 
@@ -86,8 +87,9 @@ def _quiet_stdout() -> None:
 
 @contextlib.contextmanager
 def _one_interrupt(active: bool) -> Iterator[None]:
-    """For the long runs (``long_run``: simulate, arena, lab): the first Ctrl-C stops the
-    run as ``KeyboardInterrupt`` does, and any later one is ignored, so the tidying up it
+    """For the long runs (``long_run``: simulate, arena, lab): the first Ctrl-C (or SIGTERM,
+    as ``Terminated``) stops the run as ``KeyboardInterrupt`` does, and any later one is
+    ignored, so the tidying up it
     sets off (stopping the worker processes, the progress bar giving the terminal its
     cursor back) is not itself interrupted into a traceback or a hidden cursor. That
     tidying is quick: the workers are told to stop at their next move
@@ -95,21 +97,28 @@ def _one_interrupt(active: bool) -> Iterator[None]:
     if not active or threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = signal.getsignal(signal.SIGINT)
+    previous = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
     interrupted = False
 
     def first(signum: int, frame: FrameType | None) -> None:
         nonlocal interrupted
         interrupted = True
         signal.signal(signal.SIGINT, signal.SIG_IGN)
-        raise KeyboardInterrupt
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        raise Terminated if signum == signal.SIGTERM else KeyboardInterrupt
 
     signal.signal(signal.SIGINT, first)
+    signal.signal(signal.SIGTERM, first)
     try:
         yield
     finally:
-        if not interrupted:  # once interrupted, stay deaf to Ctrl-C until the process ends
-            signal.signal(signal.SIGINT, previous)
+        if not interrupted:  # once interrupted, stay deaf to both until the process ends
+            signal.signal(signal.SIGINT, previous[0])
+            signal.signal(signal.SIGTERM, previous[1])
+
+
+def _terminate(signum: int, frame: FrameType | None) -> None:
+    raise Terminated
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -126,6 +135,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if sys.stdout is None:
         print("bones: cannot write the output: standard output is closed", file=sys.stderr)
         return 1
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _terminate)
     try:
         with _one_interrupt(getattr(args, "long_run", False)):
             status: int = args.run(args)
@@ -137,6 +148,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BonesError as exc:
         print(f"bones: {exc}", file=sys.stderr)
         return 1
+    except Terminated:
+        print("\nbones: terminated", file=sys.stderr)
+        return 143
     except KeyboardInterrupt:
         print("\nbones: interrupted", file=sys.stderr)
         return 130

@@ -9,12 +9,13 @@ to keep the record of the game so far.
 from __future__ import annotations
 
 import argparse
+import contextlib
 from pathlib import Path
 
 from rich.console import Console
 
 from bones.ai.base import LEVELS
-from bones.cli.common import fresh_seed, nonempty_path, seconds
+from bones.cli.common import Terminated, fresh_seed, nonempty_path, seconds
 from bones.cli.options import add_rules_arguments, rules_from_args
 from bones.engine.errors import BonesError
 from bones.engine.game import Game
@@ -169,6 +170,11 @@ def run(args: argparse.Namespace) -> int:
         return _leave(table, recorder, None, 1)
     except QuitGame:
         return _leave(table, recorder, path, 0)
+    except Terminated:  # nobody may be there to answer: no questions, the record kept
+        if path:
+            with contextlib.suppress(NotSaved):
+                recorder.save(table.game, path)
+        return 143
     except KeyboardInterrupt:
         terminal.say("")
         return _leave(table, recorder, path, 130)

@@ -14,11 +14,12 @@ be replayed, reviewed, or compared deal by deal with another run of the same see
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from bones.ai.base import PlayedFor, close_bot, make_bot, played_for
+from bones.ai.base import Bot, PlayedFor, close_bot, make_bot, played_for, start_bots
 from bones.engine.errors import BonesError
 from bones.engine.game import HandResult, deal, new_game, start_hand
 from bones.engine.rules import Rules
@@ -90,10 +91,7 @@ def play_deal(job: DealJob) -> DealOutcome:
     played = []
     records = []
     for rotation, seats in enumerate(rotations(job.seats)):
-        # Keyed by seat and level, not by rotation: the same bot in the same seat of the same
-        # deal makes the same choices, whatever lineup it came from.
-        bots = [make_bot(level, random.Random(f"{job.seed}:deal:{job.index}:{seat}:{level}"),
-                         job.think) for seat, level in enumerate(seats)]
+        bots = list(start_bots(functools.partial(_bot, job, seats), range(len(seats))).values())
         try:
             game = play_hand(start_hand(new_game(rules), hands, boneyard, leader), bots)
         finally:
@@ -112,6 +110,14 @@ def play_deal(job: DealJob) -> DealOutcome:
                                        for number, seat, why in made]
             records.append(record_of(game, seats, (("x-arena", where),)))
     return DealOutcome(job.index, tuple(plays), tuple(played), tuple(records))
+
+
+def _bot(job: DealJob, seats: tuple[str, ...], seat: int) -> Bot:
+    """Keyed by seat and level, not by rotation: the same bot in the same seat of the same
+    deal makes the same choices, whatever lineup it came from."""
+    level = seats[seat]
+    return make_bot(level, random.Random(f"{job.seed}:deal:{job.index}:{seat}:{level}"),
+                    job.think)
 
 
 def play_deals(rules: Rules, levels: Sequence[str], seed: int, deals: int, jobs: int = 1,

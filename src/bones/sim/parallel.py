@@ -126,14 +126,15 @@ def _end(processes: list[Any]) -> None:
     """The last resort for workers that did not stop within ``GRACE``: end them."""
     for process in processes:
         with contextlib.suppress(Exception):  # one that exited meanwhile
-            process.terminate()
+            process.kill()  # workers ignore SIGTERM (``_start_worker``)
 
 
 def _start_worker(stop_flag: Any) -> None:
-    """In each worker: Ctrl-C is for the process that started the run (see the module), and
-    the run's stop flag is kept for ``check_cancelled``."""
+    """In each worker: Ctrl-C and SIGTERM are for the process that started the run (see the
+    module), and the run's stop flag is kept for ``check_cancelled``."""
     global _stop_flag
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)  # as Ctrl-C: ``Terminated`` in the parent
     _stop_flag = stop_flag
 
 

@@ -15,7 +15,7 @@ import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
-from bones.ai.base import LEVELS, Bot, PlayedFor, close_bot, is_level, make_bot
+from bones.ai.base import LEVELS, Bot, PlayedFor, close_bot, is_level, make_bot, start_bots
 from bones.engine.errors import BonesError
 from bones.engine.game import Game, HandResult, deal_hand, new_game, play_unchecked
 from bones.engine.moves import Play
@@ -97,8 +97,8 @@ def play_game(rules: Rules, levels: Sequence[str], seed: int, index: int,
     referee made for an outside bot, as the bot protocol asks the referee to record.
     """
     rng = game_rng(seed, index)
-    bots = [make_bot(level, bot_rng(seed, index, seat), think)
-            for seat, level in enumerate(levels)]
+    bots = list(start_bots(lambda seat: make_bot(levels[seat], bot_rng(seed, index, seat),
+                                                 think), range(len(levels))).values())
     game = new_game(rules)
     faults = PlayedFor(dict(enumerate(bots)))
     scoreless = 0

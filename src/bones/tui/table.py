@@ -14,7 +14,7 @@ import random
 from collections.abc import Callable
 
 from bones.ai import Bot, make_bot
-from bones.ai.base import PlayedFor, close_bot
+from bones.ai.base import PlayedFor, close_bot, start_bots
 from bones.ai.expert import ExpertBot, describe
 from bones.ai.review import COST_LEGEND, mistake_text, review
 from bones.engine.errors import IllegalMove
@@ -74,9 +74,10 @@ class Table:
         #: What outside bots did wrong this hand, held until the hand is over: a fault
         #: quotes the bot's reply, which names a tile it holds ("illegal reply: 6-4 ...").
         self._bot_faults = io.StringIO()
-        self._bots: dict[int, Bot] = {
-            seat: make_bot(kind, bot_rng(seed, seat), think, self._bot_faults)
-            for seat, kind in enumerate(seating.kinds) if not seating.is_human(seat)}
+        self._bots: dict[int, Bot] = start_bots(
+            lambda seat: make_bot(seating.kinds[seat], bot_rng(seed, seat), think,
+                                  self._bot_faults),
+            (seat for seat in range(len(seating.kinds)) if not seating.is_human(seat)))
         #: The person who may be looking at the screen; ``None`` after a public screen.
         self._viewer: int | None = None
         #: Each play the table made for an outside bot (a late, missing or illegal reply),
