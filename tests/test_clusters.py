@@ -110,7 +110,7 @@ def test_relative_strength_of_two_seats_has_the_head_to_head_variance(deals):
     firsts = [(wa, 2, wb, 2) for wa, wb in deals]
     decisive = _clustered([(wa, wa + wb) for wa, wb in deals])
     interval = relative_interval(firsts)
-    if decisive.hands == 0:
+    if decisive.hands == 0 or decisive.variance() == 0:  # nothing to estimate a spread from
         assert interval is None
         return
     assert interval is not None
@@ -153,3 +153,10 @@ def test_the_arena_sprt_tests_relative_strength_when_one_level_holds_more_seats(
     sprt = Sprt()
     assert sprt.llr_deals(tally.head_to_head_by_deal) < 0  # a decisive share of one half
     assert sprt.judge(tally.sprt_llr(sprt)) == "H1"  # relative strength 2/3
+
+
+def test_deals_that_all_came_out_alike_give_no_relative_interval():
+    """Two deals with the same result have no spread to estimate from: the interval is
+    left out, not claimed at zero width."""
+    assert relative_interval([(1, 3, 2, 6), (1, 3, 2, 6)]) is None
+    assert relative_interval([(1, 3, 2, 6), (2, 3, 2, 6)]) is not None

@@ -17,6 +17,7 @@ from bones.cli.common import (
     nonempty_path,
     positive,
     progress_bar,
+    rules_name,
     seconds,
     seed_value,
 )
@@ -129,7 +130,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result))
     else:
-        _print(result, Console())
+        _print(result, rules_name(rules), Console())
     return 130 if interrupted else 0
 
 
@@ -142,8 +143,8 @@ def _count(number: object, noun: str) -> str:
     return f"{number} {noun}" + ("" if number == 1 else "s")
 
 
-def _print(result: dict[str, object], out: Console) -> None:
-    title = (f"arena: {_count(result['deals'], 'deal')} x "
+def _print(result: dict[str, object], rules: str, out: Console) -> None:
+    title = (f"arena, {rules}: {_count(result['deals'], 'deal')} x "
              f"{_count(result['rotations'], 'rotation')} = "
              f"{_count(result['hands'], 'hand')}, seed {result['seed']}")
     table = Table(title=title)

@@ -105,9 +105,11 @@ def relative_strength(deals: Sequence[tuple[int, int, int, int]],
 
 def relative_interval(deals: Sequence[tuple[int, int, int, int]],
                       z: float = Z95) -> tuple[float, float] | None:
-    """The 95% interval of ``relative_strength`` (normal, clipped to [0, 1]), or None."""
+    """The 95% interval of ``relative_strength`` (normal, clipped to [0, 1]), or None
+    where the deals cannot say: too few of them, or no spread between them (two deals
+    that came out alike would otherwise claim a certainty of zero width)."""
     found = relative_strength(deals)
-    if found is None:
+    if found is None or found[1] <= 0.0:
         return None
     share, variance = found
     half = z * math.sqrt(variance)
