@@ -686,6 +686,25 @@ def test_quit_between_hands_leaves_the_game_offering_the_record():
     assert child.exitstatus == 0 and "Traceback" not in transcript(child)
 
 
+def test_help_between_hands_says_what_may_be_typed_and_asks_again():
+    child = spawn("--rules", "block", "--seed", "21", "--target", "200")
+    _first_plays_to_hand_end(child)
+    child.sendline("help")
+    child.expect(r"r: review your plays of this hand;  quit: leave the game")
+    child.expect(NEXT_HAND)  # asked again: the next hand is not dealt on "help"
+    _quit_without_saving(child)
+    assert child.exitstatus == 0
+
+
+def test_a_pasted_page_is_quoted_back_in_a_dozen_characters_not_whole():
+    line = "6-5 " + "l" * 5000
+    done = subprocess.run([*BONES, "play", "--seed", "1"], input=f"{line}\n{'a' * 5000}\n"
+                          "quit\ny\nn\n", capture_output=True, text=True, timeout=60,
+                          check=False)
+    assert done.returncode == 0 and len(done.stdout) < 5000, len(done.stdout)
+    assert '"lllllllllll~" is not an arm' in done.stdout
+
+
 def test_a_person_plays_a_whole_game_against_the_expert_and_an_outside_bot():
     """Seats take every level and outside bots speaking bones-bot/1 (here our own, run as a
     process); the game reaches its final scores with no stall and no traceback."""

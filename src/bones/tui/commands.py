@@ -84,6 +84,12 @@ def read_arm(text: str) -> Arm | None:
     return ARM_WORDS.get(text.strip().lower())
 
 
+def _shown(words: str) -> str:
+    """Typed text quoted back in a refusal: at most 12 characters, so a pasted page is not
+    written back at length."""
+    return words if len(words) <= 12 else words[:11] + "~"
+
+
 def read_command(text: str, choices: int, top: int,
                  playable: Collection[Tile] = ()) -> Command:
     """Read one line typed at the move prompt.
@@ -106,8 +112,8 @@ def read_command(text: str, choices: int, top: int,
     if words in ("pass", "draw"):
         return Forced(words)
     if words.lstrip("#").isdecimal() and len(words) > 9:  # no list is that long
-        shown = words if len(words) <= 12 else words[:11] + "~"
-        return Unreadable(f"there is no play {shown}: the list runs from 1 to {choices}")
+        return Unreadable(f"there is no play {_shown(words)}: the list runs from 1 to "
+                          f"{choices}")
     if words.startswith("#") and words[1:].strip().isdecimal():
         number = int(words[1:])
         if 1 <= number <= choices:
@@ -126,8 +132,8 @@ def read_command(text: str, choices: int, top: int,
                           + above_nine)
     match = _SPLIT.match(words) or _PACKED.match(words)
     if match is None:
-        shown = words if len(words) <= 12 else words[:11] + "~"
-        return Unreadable(f'"{shown}" is not a move (try a number, 6-5, 65r, help or quit)')
+        return Unreadable(f'"{_shown(words)}" is not a move (try a number, 6-5, 65r, help or '
+                          'quit)')
     a, b, arm_word = int(match[1]), int(match[2]), match[3]
     if max(a, b) > top:
         return Unreadable(f"{max(a, b)}-{min(a, b)} is not in the double-{top} set")
@@ -135,6 +141,6 @@ def read_command(text: str, choices: int, top: int,
     if arm_word:
         end = read_arm(arm_word)
         if end is None:
-            return Unreadable(f'"{arm_word}" is not an arm: use left, right, up or down '
-                              "(l, r, u, d)")
+            return Unreadable(f'"{_shown(arm_word)}" is not an arm: use left, right, up or '
+                              "down (l, r, u, d)")
     return TileCode(tile(a, b), end)

@@ -145,8 +145,9 @@ class Table:
 
     def _between_hands(self) -> None:
         """Wait for the next hand (after the last, for the game's result); ``r`` first
-        reviews the people's plays of this one, and ``quit`` leaves as during a hand. Any
-        other answer goes on, as Enter does, so piped answers never stall here."""
+        reviews the people's plays of this one, ``help`` says so, and ``quit`` leaves as
+        during a hand. Any other answer goes on, as Enter does, so piped answers never stall
+        here."""
         last = self.game.finished
         prompt = self._between_prompt()
         while True:
@@ -159,6 +160,9 @@ class Table:
                 raise
             if answer in ("r", "review"):
                 self._review()
+            elif answer in ("help", "h", "?"):
+                self.terminal.say("Enter: go on;  r: review your plays of this hand"
+                                  + ("" if last else ";  quit: leave the game"))
             elif answer in ("q", "quit") and not last:
                 self._confirm_quit()
             else:

@@ -19,6 +19,8 @@ HEIGHT = 24
 #: The least a screen is drawn for: below it lines are cut (``Terminal.too_small`` says so).
 MIN_WIDTH = 40
 MIN_HEIGHT = 16
+#: Piped answers are echoed (the transcript reads like a session) up to this many characters.
+ECHOED = 200
 #: Home the cursor, clear the screen, and clear the scrollback too (xterm's ``3J``), so the
 #: next person at a shared keyboard cannot scroll back to the last player's hand.
 _CLEAR = "\x1b[H\x1b[2J\x1b[3J"
@@ -79,8 +81,9 @@ class Terminal:
     def ask(self, prompt: str) -> str:
         """Read one line after ``prompt``."""
         answer = self.console.input(Text(prompt, "bold"))
-        if self.echo:
-            self.console.print(Text(answer), overflow="fold", width=self.width)
+        if self.echo:  # a pasted page is not written back whole
+            shown = answer if len(answer) <= ECHOED else answer[:ECHOED - 1] + "~"
+            self.console.print(Text(shown), overflow="fold", width=self.width)
         return answer
 
     def confirm(self, question: str) -> bool:
