@@ -333,3 +333,17 @@ def test_ctrl_c_keeps_the_rule_sets_finished_and_leaves_out_the_rest(capsys, mon
     doc = json.loads(out)
     assert doc["interrupted"] is True and doc["rows"][1]["skipped"] == NOT_FINISHED
     assert err == "bones: interrupted after 1 of 2 rule sets; the results so far:\n"
+
+
+def test_an_ascii_console_reads_plus_minus_not_an_escape(monkeypatch, capsys):
+    """Where the output cannot encode ``±`` it would print ``\\xb1``."""
+    import io
+
+    from bones.cli.main import main
+
+    ascii_out = io.TextIOWrapper(io.BytesIO(), encoding="ascii", errors="backslashreplace")
+    monkeypatch.setattr("sys.stdout", ascii_out)
+    assert main(["lab", "--hands", "200", "--jobs", "1", "--seed", "1", "--quiet"]) == 0
+    ascii_out.flush()
+    text = ascii_out.buffer.getvalue().decode("ascii")
+    assert "+/-" in text and "\\xb1" not in text

@@ -139,7 +139,7 @@ def tables(title: str, variations: Sequence[Variation], rows: Sequence[Row]) -> 
     seats = max(len(_seat_chips(r.metrics)) for r in chipped)
     for seat in range(seats):
         chips.add_column(str(seat), justify="right", no_wrap=True)
-    chips.add_column("±", justify="right", no_wrap=True)
+    chips.add_column(plus_minus(), justify="right", no_wrap=True)
     for row in chipped:
         estimates = _seat_chips(row.metrics)
         values = [f"{e.value:+.2f}" if e else "-" for e in estimates]
@@ -182,13 +182,24 @@ def _cell(e: Estimate | None, scale: float, sign: bool = False) -> str:
         return "-"
     half = e.half_width * scale
     digits = 1 if half <= 0 else min(3, max(1, -math.floor(math.log10(half))))
-    return f"{e.value * scale:{'+' if sign else ''}.{digits}f}±{half:.{digits}f}"
+    return f"{e.value * scale:{'+' if sign else ''}.{digits}f}{plus_minus()}{half:.{digits}f}"
+
+
+def plus_minus() -> str:
+    """``±``, or ``+/-`` where the output cannot encode it (an ASCII console), which would
+    otherwise print ``\\xb1``."""
+    try:
+        "±".encode(sys.stdout.encoding or "utf-8")
+    except (UnicodeEncodeError, LookupError):
+        return "+/-"
+    return "±"
 
 
 def notes(rows: Sequence[Row]) -> str:
     """What the table's numbers are, and why each skipped rule set was skipped."""
     lines = [
-        f"{RANDOM_PLAY} ± is half the 95% interval (Wilson for shares, normal for means). "
+        f"{RANDOM_PLAY} {plus_minus()} is half the 95% interval (Wilson for shares, normal "
+        "for means). "
         "Leader adv.: the leader's side's share of decided hands minus 1/sides, in "
         "percentage points.",
     ]
