@@ -347,3 +347,19 @@ def test_an_ascii_console_reads_plus_minus_not_an_escape(monkeypatch, capsys):
     ascii_out.flush()
     text = ascii_out.buffer.getvalue().decode("ascii")
     assert "+/-" in text and "\\xb1" not in text
+
+
+@pytest.mark.parametrize("columns", ["20", "50"])
+def test_a_narrow_terminal_gets_whole_numbers_and_labelled_rows(monkeypatch, capsys, columns):
+    """Below 80 columns the table squeezed out its option columns (rows unlabelled) and
+    cut numbers (``11.4±0…``); it is printed as at 80 columns instead, the lines running
+    on."""
+    from bones.cli.main import main
+
+    monkeypatch.setenv("COLUMNS", columns)
+    assert main(["lab", "--hands", "2000", "--jobs", "1", "--seed", "1", "--quiet",
+                 "--rules", "pool", "--vary", "spinner", "--vary", "players=3..4"]) == 0
+    out = capsys.readouterr().out
+    assert "…" not in out
+    rows = [line for line in out.splitlines() if line.startswith(("none", "first-double"))]
+    assert len(rows) >= 4 and all(len(line.split()) == 7 for line in rows[:4]), out

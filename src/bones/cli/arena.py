@@ -16,6 +16,7 @@ from bones.cli.common import (
     held_interrupts,
     nonempty_path,
     positive,
+    print_tables,
     progress_bar,
     rules_name,
     seconds,
@@ -158,7 +159,7 @@ def _print(result: dict[str, object], rules: str, out: Console) -> None:
         table.add_row(row["level"], str(row["hands"]), str(row["wins"]),
                       f"{_pct(row['win_rate'])} [{_pct(low)}, {_pct(high)}]",
                       "-" if pph is None else f"{pph:.2f}")
-    out.print(table)
+    print_tables(out, table)
     out.print("95% intervals count each deal as one sample (its rotations share its luck)")
     for row in levels:
         if row["moves_played_for"]:

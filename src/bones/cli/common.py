@@ -12,7 +12,8 @@ import signal
 import threading
 from collections.abc import Iterator
 
-from rich.console import Console
+from rich.console import Console, RenderableType
+from rich.measure import Measurement
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from bones.ai.base import MAX_THINK
@@ -22,6 +23,8 @@ from bones.engine.rules import PRESETS, Rules
 #: until one deals the hand a bot (or a person) holds (at a microsecond a deal, 30 years of
 #: one core), and below 2**53, so a JSON reader in any language keeps it exact.
 SEEDS = 10**15
+#: The width every results table is made to read whole at (``print_tables``).
+TABLE_WIDTH = 80
 
 
 class Terminated(KeyboardInterrupt):
@@ -110,6 +113,21 @@ def progress_bar(console: Console, disable: bool) -> Progress:
     """The progress bar of long runs, on standard error; off when asked or not a terminal."""
     return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                     TimeRemainingColumn(), console=console, disable=disable, transient=True)
+
+
+def print_tables(console: Console, *tables: RenderableType) -> None:
+    """Print each table as on an 80-column terminal at least: the tables are made to read
+    whole at 80 columns (where they must give way, an option's value is shortened, never a
+    number), and a narrower terminal would cut numbers (``66.…``) or squeeze whole columns
+    out. There the lines run on and wrap instead. Wider terminals are used as they are."""
+    for table in tables:
+        natural = Measurement.get(console, console.options.update_width(10_000), table)
+        width = console.width
+        console.width = max(width, min(natural.maximum, TABLE_WIDTH))  # print clamps to it
+        try:
+            console.print(table)
+        finally:
+            console.width = width
 
 
 def rules_name(rules: Rules) -> str:

@@ -23,6 +23,7 @@ from bones.cli.common import (
     fresh_seed,
     nonempty_path,
     positive,
+    print_tables,
     progress_bar,
     rules_name,
     seed_value,
@@ -113,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         console = Console()
         for table in tables(title, variations, rows):
-            console.print(table)
+            print_tables(console, table)
             console.print()
         console.print(notes(rows), highlight=False)
     return 130 if interrupted else 0

@@ -23,6 +23,7 @@ from bones.cli.common import (
     held_interrupts,
     nonempty_path,
     positive,
+    print_tables,
     progress_bar,
     rules_name,
     seconds,
@@ -107,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
             doc["interrupted"] = True
         print(json.dumps(doc))
     else:
-        Console().print(*tables(summary))
+        print_tables(Console(), *tables(summary))
     return 130 if interrupted else 0
 
 
