@@ -9,8 +9,10 @@ import sys
 from collections.abc import Iterator
 from typing import Any
 
+from rich.console import Console
+
 from bones.ai.review import COST_LEGEND, mistake_text, review
-from bones.cli.common import nonempty_path, positive
+from bones.cli.common import nonempty_path, positive, progress_bar
 from bones.engine.errors import BonesError
 from bones.engine.game import Game
 from bones.record.model import Record
@@ -65,13 +67,25 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         out = summary(game)
         if args.review:
-            out["review"] = list(_reviews(game, seats, top))
+            out["review"] = list(_shown_progress(_reviews(game, seats, top),
+                                                 len(game.results) * len(seats)))
         print(json.dumps(out))
         return 0
     print(text(game, record.players))
     if args.review:
         _print_review(game, record, seats, top)
     return 0
+
+
+def _shown_progress(rows: Iterator[dict[str, Any]], total: int) -> Iterator[dict[str, Any]]:
+    """The reviews, with a progress bar on standard error while they are solved (a big
+    hand takes seconds); off where standard error is not a terminal."""
+    err = Console(stderr=True)
+    with progress_bar(err, disable=not err.is_terminal) as progress:
+        task = progress.add_task("reviewing", total=total)
+        for row in rows:
+            yield row
+            progress.advance(task)
 
 
 def _reviews(game: Game, seats: tuple[int, ...], top: int) -> Iterator[dict[str, Any]]:
@@ -96,7 +110,7 @@ def _reviews(game: Game, seats: tuple[int, ...], top: int) -> Iterator[dict[str,
 def _print_review(game: Game, record: Record, seats: tuple[int, ...], top: int) -> None:
     print("\nreview: each seat's costliest plays by an exact solve of the revealed deal "
           f"({COST_LEGEND})")
-    for row in _reviews(game, seats, top):
+    for row in _shown_progress(_reviews(game, seats, top), len(game.results) * len(seats)):
         seat = row["seat"]
         name = printable(record.players[seat]) if seat < len(record.players) \
             else f"seat {seat}"
