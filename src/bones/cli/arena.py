@@ -12,6 +12,7 @@ from rich.table import Table
 
 from bones.ai.base import LEVELS
 from bones.cli.common import (
+    counted,
     fresh_seed,
     held_interrupts,
     nonempty_path,
@@ -139,15 +140,10 @@ def _pct(x: float | None) -> str:
     return "-" if x is None else f"{100 * x:.1f}%"
 
 
-def _count(number: object, noun: str) -> str:
-    """``3 deals``, ``1 rotation``."""
-    return f"{number} {noun}" + ("" if number == 1 else "s")
-
-
 def _print(result: dict[str, object], rules: str, out: Console) -> None:
-    title = (f"arena, {rules}: {_count(result['deals'], 'deal')} x "
-             f"{_count(result['rotations'], 'rotation')} = "
-             f"{_count(result['hands'], 'hand')}, seed {result['seed']}")
+    title = (f"arena, {rules}: {counted(result['deals'], 'deal')} x "
+             f"{counted(result['rotations'], 'rotation')} = "
+             f"{counted(result['hands'], 'hand')}, seed {result['seed']}")
     table = Table(title=title)
     for name in ("bot", "hands", "wins", "win rate [95% CI]", "points/hand"):
         table.add_column(name, justify="left" if name == "bot" else "right")

@@ -34,6 +34,11 @@ class Terminated(KeyboardInterrupt):
     process group does not reach). ``bones play`` saves to ``--record`` without asking."""
 
 
+def counted(number: object, noun: str) -> str:
+    """``3 deals``, ``1 game``."""
+    return f"{number} {noun}" + ("" if number == 1 else "s")
+
+
 def fresh_seed() -> int:
     """A seed for a run given none (printed with its results, so the run can be repeated)."""
     return random.SystemRandom().randrange(SEEDS)

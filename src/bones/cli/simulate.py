@@ -19,6 +19,7 @@ from rich.table import Table
 
 from bones.ai.base import LEVELS
 from bones.cli.common import (
+    counted,
     fresh_seed,
     held_interrupts,
     nonempty_path,
@@ -232,8 +233,8 @@ def _with_seed(doc: dict[str, Any], seed: str) -> dict[str, Any]:
 def tables(summary: Summary) -> list[Table]:
     """The results table, and with partnerships a second one per seat for the chips."""
     rules = summary.rules
-    title = (f"{rules_name(rules)}: {summary.games} games, {summary.hands} hands, "
-             f"seed {summary.seed}")
+    title = (f"{rules_name(rules)}: {counted(summary.games, 'game')}, "
+             f"{counted(summary.hands, 'hand')}, seed {summary.seed}")
     by_side = Table(title=title, caption=_caption(summary), title_justify="left",
                     caption_justify="left", caption_style="none")
     by_side.add_column("side" if rules.partnerships else "seat", justify="right")
