@@ -228,6 +228,41 @@ def test_bot_that_cannot_start_or_dies_is_played_for(tmp_path):
     assert game.results and dying.faults >= 1
 
 
+@LIVENESS
+def test_a_bot_that_crashes_is_given_up_with_its_last_words_on_standard_error(tmp_path):
+    """Its standard error is for logs and otherwise dropped, but a crash's traceback ends
+    with the reason, which the bot's author needs."""
+    log = io.StringIO()
+    crashing = ExternalBot(_script(tmp_path, """
+        import sys
+        print("starting", file=sys.stderr, flush=True)
+        raise SystemExit("no model file at ./weights.bin")
+    """), random.Random(0), think=0.2, log=log)
+    game, _ = _play_game_with(lambda: crashing)
+    assert game.results and "no model file at ./weights.bin" in log.getvalue()
+    crashing.close()
+
+
+@LIVENESS
+def test_blank_lines_before_a_reply_are_skipped_as_bones_bot_skips_them(tmp_path):
+    bot = ExternalBot(_script(tmp_path, f"""
+        import subprocess, sys
+        server = subprocess.Popen({BONES_BOT.split()!r}, stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, text=True)
+        for line in sys.stdin:
+            server.stdin.write(line)
+            server.stdin.flush()
+            if '"quit"' in line:
+                break
+            print("", flush=True)
+            print("   ", flush=True)
+            print(server.stdout.readline(), end="", flush=True)
+    """), random.Random(0), think=0.2, log=io.StringIO())
+    game, _ = _play_game_with(lambda: bot)
+    assert game.results and bot.asked > 0 and bot.faults == 0
+    bot.close()
+
+
 # -- requests from programs we do not control --------------------------------------------------
 
 

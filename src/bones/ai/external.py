@@ -49,6 +49,8 @@ MAX_LINE = 1 << 16
 #: Output lines held unread; past this the reading thread waits (and so, in time, does the
 #: program writing them).
 MAX_WAITING = 256
+#: The characters of a bot's last line on standard error told when it is given up.
+LAST_WORDS = 200
 #: Seconds to wait for the reply to ``hello``.
 HELLO_TIMEOUT = 5.0
 #: Seconds a program gets to exit after ``quit`` before its session is killed.
@@ -139,11 +141,15 @@ class ExternalBot:
         #: from then on every move is the fallback's, at once.
         self._gone: str | None = None
         self._closed = threading.Event()
+        #: The last line the program wrote to standard error (its logs, which are otherwise
+        #: dropped), told when it is given up: a crash's traceback ends there.
+        self._last_words = ""
+        self._stderr_ended = threading.Event()
         self.name = command
         try:
             self._proc: subprocess.Popen[bytes] | None = subprocess.Popen(
                 shlex.split(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL, start_new_session=POSIX,
+                stderr=subprocess.PIPE, start_new_session=POSIX,
             )
         except (OSError, ValueError) as exc:
             self._proc = None
@@ -153,6 +159,7 @@ class ExternalBot:
         if POSIX:
             os.set_blocking(self._proc.stdin.fileno(), False)
         threading.Thread(target=self._pump, daemon=True).start()
+        threading.Thread(target=self._keep_last_words, daemon=True).start()
         try:
             hello = self._ask({"type": "hello", "protocol": PROTOCOL}, HELLO_TIMEOUT)
         except BaseException:  # Ctrl-C or SIGTERM while waiting: nobody else can end it
@@ -188,6 +195,19 @@ class ExternalBot:
             pass
         self._put(None)
 
+    def _keep_last_words(self) -> None:
+        """Drain the program's standard error (a full pipe would stall it), keeping its
+        last non-blank line."""
+        assert self._proc is not None and self._proc.stderr is not None
+        try:
+            for raw in self._proc.stderr:
+                text = raw.decode("utf-8", "replace").strip()
+                if text:
+                    self._last_words = text[:LAST_WORDS]
+        except (OSError, ValueError):
+            pass
+        self._stderr_ended.set()
+
     def _put(self, line: _Line | None) -> bool:
         """Hold a line for ``_ask``, waiting while ``MAX_WAITING`` are held; ``False`` once
         the bot is closed (so a flooding bot's reader does not wait for ever)."""
@@ -205,6 +225,13 @@ class ExternalBot:
         print(f"bones: bot {self.command}: {message}", file=self.log)
 
     def _give_up(self, message: str) -> None:
+        if self._proc is not None:  # a program that is ending says why on its way out
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self._proc.wait(timeout=0.2)
+        if self._proc is not None and self._proc.poll() is not None:
+            self._stderr_ended.wait(0.5)
+            if self._last_words:
+                message += f" (its last words on standard error: {self._last_words!r})"
         self._fault(message + "; its moves are played for it from now on")
         self._gone = message
 
@@ -239,9 +266,10 @@ class ExternalBot:
         """Send one request and wait for its reply; ``None`` on any failure.
 
         Replies to earlier requests (late answers, a late hello) are skipped, not taken as
-        this one's; the deadline is checked on every line, so a flood of them cannot hold the
-        table. Any other line is the reply, good or bad (the protocol gives one line per
-        request, so a line that is not JSON is this request's fault, not skipped).
+        this one's, and so are blank lines; the deadline is checked on every line, so a
+        flood of them cannot hold the table. Any other line is the reply, good or bad (the
+        protocol gives one line per request, so a line that is not JSON is this request's
+        fault, not skipped).
         """
         deadline = time.monotonic() + timeout
         if not self._send(request, deadline):
@@ -259,6 +287,11 @@ class ExternalBot:
             if line.text is None:
                 self._fault(f"reply is {line.fault}")
                 return None
+            if not line.text.strip():  # as ``bones bot`` skips blank requests
+                if time.monotonic() >= deadline:
+                    self._fault(f"no reply within {timeout:g} s")
+                    return None
+                continue
             try:
                 reply = strict_json(line.text)
             except (ValueError, RecursionError):
@@ -346,6 +379,8 @@ class ExternalBot:
         if proc.poll() is None:
             proc.kill()
         proc.wait()
+        if proc.stderr is not None and self._stderr_ended.wait(0.5):
+            proc.stderr.close()
         self._proc = None
 
 
