@@ -199,7 +199,8 @@ def test_silent_bot_is_played_for_after_the_deadline(tmp_path):
 
 @LIVENESS
 @pytest.mark.parametrize(("reply", "why"), [
-    ('"nonsense"', "does not answer"), ('{"id": 1, "play": "9-9"}', "illegal reply"),
+    ('"nonsense"', "does not answer"),
+    ('{"id": 1, "play": "9-9"}', "9-9 is not a tile the seat may play now"),
     ("not json", "not JSON"), ('{"id": 1, "play": "6-6", "end": "up"}', "illegal reply"),
     ("null", "reply is null"), ('{"id": 1, "error": "confused"}', "names no play: confused")])
 def test_wrong_replies_are_recorded_logged_and_played_for(tmp_path, reply, why):

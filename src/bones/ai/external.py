@@ -343,8 +343,11 @@ class ExternalBot:
             self._fault(f"illegal reply: {exc}")
             return None
         legal = [p for p in view.legal if p.tile == tile]
+        if not legal:  # not in the hand, not the tile the opening names, fits no arm
+            self._fault(f"illegal reply: {tile} is not a tile the seat may play now")
+            return None
         end = reply.get("end")
-        if view.layout.is_empty and legal:
+        if view.layout.is_empty:
             return legal[0]
         matching = [p for p in legal if p.end == end] if end is not None else legal
         arms = {p.end for p in matching}
