@@ -111,17 +111,26 @@ _RECORD = b'{"format": "bones-record/1", "rules": {}, "players": ["a", "b"], "ha
                                      # not JSON values, though Python's reader takes them
                                      _RECORD + b', "x-a": NaN}',
                                      _RECORD.replace(b"{}", b'{"target": Infinity}') + b"}",
-                                     _RECORD + b', "x-a": -Infinity}',
-                                     # a name twice: one reader keeps the first, another
-                                     # the last, so the file is no one record
-                                     _RECORD + b', "players": ["a", "b", "c"]}',
-                                     _RECORD.replace(b"{}", b'{"set": 6, "set": 9}') + b"}"])
+                                     _RECORD + b', "x-a": -Infinity}'])
 def test_input_that_is_not_a_record_exits_2(tmp_path, capsys, content):
     path = tmp_path / "x.json"
     path.write_bytes(content)
     assert main(["replay", str(path), "--json"]) == 2
     out, err = capsys.readouterr()
     assert out == "" and err.count("\n") == 1 and "Traceback" not in err
+
+
+@pytest.mark.parametrize("content", [_RECORD + b', "players": ["a", "b", "c"]}',
+                                     _RECORD.replace(b"{}", b'{"set": 6, "set": 9}') + b"}",
+                                     _RECORD + b', "x-a": 1, "x-a": 2}'])
+def test_a_record_naming_a_member_twice_is_refused_with_status_1(tmp_path, capsys, content):
+    """One reader keeps the first, another the last: the file is no one record. It is JSON,
+    an object and claims the format, so status 2 is not for it; it is a refused record."""
+    path = tmp_path / "x.json"
+    path.write_bytes(content)
+    assert main(["replay", str(path), "--json"]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and "twice" in err
 
 
 def test_a_player_name_the_output_cannot_encode_is_written_escaped(tmp_path, capsys):

@@ -52,27 +52,30 @@ BOM = "\ufeff"
 class UnreadableJson(ValueError):
     """JSON text that is well formed but beyond what Python's reader takes: a whole number
     longer than ``sys.get_int_max_str_digits`` digits (a guard against slow conversion;
-    RFC 8259 lets a reader limit the range of numbers), or an object naming a member twice.
-    Nesting deeper than the reader goes
+    RFC 8259 lets a reader limit the range of numbers). Nesting deeper than the reader goes
     raises ``RecursionError`` instead, and ``is_unreadable`` names both."""
 
 
-def strict_json(text: str) -> Any:
+def strict_json(text: str, once: bool = True) -> Any:
     """``json.loads`` that also refuses ``NaN``, ``Infinity`` and ``-Infinity``, which
-    Python's reader takes but JSON (RFC 8259) does not have, and an object naming one
-    member twice, which RFC 8259 leaves to each reader (Python's keeps the last, another
-    the first: the same file would be two different records), and skips a leading ``BOM``.
-    Raises ``ValueError`` (a ``json.JSONDecodeError`` for malformed text,
-    ``UnreadableJson`` for a number too long or a name given twice) or ``RecursionError``."""
+    Python's reader takes but JSON (RFC 8259) does not have, and (with ``once``) an object
+    naming one member twice, which RFC 8259 leaves to each reader (Python's keeps the last,
+    another the first: the same file would be two different records), and skips a leading
+    ``BOM``. Raises ``ValueError`` (a ``json.JSONDecodeError`` for malformed text,
+    ``UnreadableJson`` for a number too long, ``NamedTwice``) or ``RecursionError``."""
     return json.loads(text.removeprefix(BOM), parse_constant=_not_json, parse_int=_whole,
-                      object_pairs_hook=_once_each)
+                      object_pairs_hook=_once_each if once else None)
+
+
+class NamedTwice(ValueError):
+    """An object names one member twice: well-formed JSON, but no one document."""
 
 
 def _once_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     found: dict[str, Any] = {}
     for name, value in pairs:
         if name in found:
-            raise UnreadableJson(f"an object names {json.dumps(name)} twice")
+            raise NamedTwice(f"an object names {json.dumps(name)} twice")
         found[name] = value
     return found
 
@@ -91,7 +94,7 @@ def _not_json(name: str) -> Any:
 def is_unreadable(exc: ValueError | RecursionError) -> bool:
     """Whether ``strict_json`` refused JSON that is well formed but beyond this reader (a
     number too long, nesting too deep), rather than text that is not JSON."""
-    return isinstance(exc, UnreadableJson | RecursionError)
+    return isinstance(exc, UnreadableJson | NamedTwice | RecursionError)
 
 
 def json_fault(exc: ValueError | RecursionError) -> str:
@@ -103,9 +106,13 @@ def json_fault(exc: ValueError | RecursionError) -> str:
 
 
 def load(text: str) -> dict[str, Any]:
-    """Decode JSON text and check it claims to be a record."""
+    """Decode JSON text and check it claims to be a record.
+
+    A record whose objects name a member twice is JSON, an object and a record by its
+    format, so it is not what status 2 is for: it is refused as a record (``RecordError``,
+    status 1), since readers differ on which of the two counts."""
     try:
-        doc = strict_json(text)
+        doc = strict_json(text, once=False)
     except (ValueError, RecursionError) as exc:
         where = (f" (line {exc.lineno}, column {exc.colno})"
                  if isinstance(exc, json.JSONDecodeError) else "")
@@ -115,6 +122,10 @@ def load(text: str) -> dict[str, Any]:
         raise RecordFormatError("not a record: the JSON is not an object")
     if doc.get("format") != FORMAT:
         raise RecordFormatError(f'not a record: it lacks "format": "{FORMAT}"')
+    try:
+        strict_json(text)
+    except NamedTwice as exc:
+        raise RecordError(f"record: {exc}") from None
     return doc
 
 
