@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import sys
 
 import pytest
@@ -161,6 +162,25 @@ def test_an_outside_bot_that_can_start_is_let_through_the_check():
     assert cannot_start(f"{sys.executable} -m bones.cli.main bot") is None
     assert cannot_start("python3 -c pass") is None  # found on PATH
     assert cannot_start(sys.executable) is None  # a compiled program
+
+
+def test_a_script_found_on_path_is_checked_as_its_file(tmp_path, monkeypatch):
+    from bones.ai.external import cannot_start
+
+    script = tmp_path / "nobang"
+    script.write_text("import json\n")
+    script.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ['PATH']}")
+    assert "no #! line" in (cannot_start("nobang --level x") or "")
+
+
+def test_a_hash_bang_line_with_windows_line_endings_is_refused(tmp_path):
+    from bones.ai.external import cannot_start
+
+    script = tmp_path / "crlf.py"
+    script.write_bytes(b"#!/usr/bin/env python3\r\nimport json\r\n")
+    script.chmod(0o755)
+    assert "CRLF" in (cannot_start(str(script)) or "")
 
 
 def test_a_script_with_a_hash_bang_line_is_let_through(tmp_path):

@@ -245,6 +245,23 @@ def test_a_bot_that_crashes_is_given_up_with_its_last_words_on_standard_error(tm
 
 
 @LIVENESS
+def test_a_bots_standard_error_is_kept_in_bounded_memory(tmp_path):
+    """A megabyte with no newline (a progress bar gone wrong) is drained, not held whole,
+    and what is told of it is short."""
+    log = io.StringIO()
+    noisy = ExternalBot(_script(tmp_path, """
+        import sys
+        sys.stderr.write("x" * (1 << 20))
+        sys.stderr.flush()
+        raise SystemExit(1)
+    """), random.Random(0), think=0.2, log=log)
+    game, _ = _play_game_with(lambda: noisy)
+    assert game.results and len(noisy._last_words) <= 200 and noisy._last_words
+    assert max(len(line) for line in log.getvalue().splitlines()) < 600
+    noisy.close()
+
+
+@LIVENESS
 def test_blank_lines_before_a_reply_are_skipped_as_bones_bot_skips_them(tmp_path):
     bot = ExternalBot(_script(tmp_path, f"""
         import subprocess, sys

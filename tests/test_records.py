@@ -257,3 +257,17 @@ def test_a_record_file_is_written_whole_or_not_at_all(tmp_path, monkeypatch):
     monkeypatch.undo()
     files.write_whole(path, "the next record")
     assert path.read_text() == "the next record"
+
+
+def test_a_record_written_whole_keeps_the_files_mode_and_writes_through_a_link(tmp_path):
+    from bones.record import files
+
+    target = tmp_path / "kept.json"
+    target.write_text("old")
+    target.chmod(0o640)
+    link = tmp_path / "game.json"
+    link.symlink_to(target)
+    files.write_whole(link, "new")
+    assert link.is_symlink() and target.read_text() == "new"
+    assert target.stat().st_mode & 0o777 == 0o640
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json", "kept.json"]

@@ -326,6 +326,10 @@ def test_a_stray_argument_is_refused_by_its_command_in_one_line(capsys):
     err = capsys.readouterr().err
     assert exited.value.code == 2 and err == ("bones rules: unrecognized arguments: draw "
                                               "(see bones rules --help)\n")
+    with pytest.raises(SystemExit):  # before the command: bones's, not the command's
+        main(["--bogus", "rules"])
+    assert capsys.readouterr().err == ("bones: unrecognized arguments: --bogus "
+                                       "(see bones --help)\n")
 
 
 def test_a_long_game_is_played_out_and_only_a_stalled_one_is_refused(monkeypatch):

@@ -71,7 +71,10 @@ def cannot_start(command: str) -> str | None:
         return "it names no program"
     program = argv[0]
     if os.sep not in program and (os.altsep is None or os.altsep not in program):
-        return None if shutil.which(program) else f"no program {program!r} on PATH"
+        found = shutil.which(program)
+        if found is None:
+            return f"no program {program!r} on PATH"
+        program = found  # checked as a path below: a script there may not run either
     if not os.path.isfile(program):
         return f"no file {program!r}"
     if not os.access(program, os.X_OK):
@@ -90,7 +93,11 @@ def _script_fault(program: str) -> str | None:
     except OSError:
         return None
     if head.startswith(b"#!"):
-        words = head[2:].split(b"\n", 1)[0].decode("utf-8", "replace").split()
+        first = head[2:].split(b"\n", 1)[0]
+        if first.endswith(b"\r"):  # the system looks for "python3\r", and finds nothing
+            return (f"{program!r} has Windows line endings (CRLF) on its #! line; convert "
+                    "it to LF")
+        words = first.decode("utf-8", "replace").split()
         if not words or not os.path.isfile(words[0]) or not os.access(words[0], os.X_OK):
             named = words[0] if words else "nothing"
             return f"{program!r} names {named} on its #! line, which is not a program here"
@@ -197,15 +204,24 @@ class ExternalBot:
 
     def _keep_last_words(self) -> None:
         """Drain the program's standard error (a full pipe would stall it), keeping its
-        last non-blank line."""
+        last non-blank line: in bounded memory, however much it writes without a newline."""
         assert self._proc is not None and self._proc.stderr is not None
+        stream = self._proc.stderr  # ``close`` forgets the process; the stream stays ours
+        fd = stream.fileno()
+        tail = b""
         try:
-            for raw in self._proc.stderr:
-                text = raw.decode("utf-8", "replace").strip()
-                if text:
-                    self._last_words = text[:LAST_WORDS]
+            while chunk := os.read(fd, 1 << 16):
+                tail = (tail + chunk)[-4 * LAST_WORDS:]
+                lines = [line.strip() for line in tail.split(b"\n") if line.strip()]
+                if lines:
+                    self._last_words = lines[-1].decode("utf-8", "replace")[:LAST_WORDS]
         except (OSError, ValueError):
             pass
+        finally:
+            # Closed here, by its one reader, once every writer is gone (closing it from
+            # ``close`` while a read is under way could have the read take a reused fd).
+            with contextlib.suppress(OSError):
+                stream.close()
         self._stderr_ended.set()
 
     def _put(self, line: _Line | None) -> bool:
@@ -382,8 +398,6 @@ class ExternalBot:
         if proc.poll() is None:
             proc.kill()
         proc.wait()
-        if proc.stderr is not None and self._stderr_ended.wait(0.5):
-            proc.stderr.close()
         self._proc = None
 
 

@@ -11,6 +11,7 @@ import random
 import signal
 import threading
 from collections.abc import Iterator
+from typing import Any
 
 from rich.console import Console, RenderableType
 from rich.measure import Measurement
@@ -32,6 +33,13 @@ class Terminated(KeyboardInterrupt):
     Ctrl-C, so a run still reports and seals what it finished and every outside bot it
     started is ended (they run in sessions of their own, which a signal to the command's
     process group does not reach). ``bones play`` saves to ``--record`` without asking."""
+
+    #: Set once SIGTERM has stopped the command (its status is then 143, not 130).
+    happened = threading.Event()
+
+    def __init__(self, *args: object) -> None:
+        super().__init__(*args)
+        Terminated.happened.set()
 
 
 def counted(number: object, noun: str) -> str:
@@ -93,25 +101,31 @@ def seconds(text: str) -> float:
 
 @contextlib.contextmanager
 def held_interrupts(then_raise: bool = True) -> Iterator[None]:
-    """Ctrl-C during one result's bookkeeping takes effect once it is done, so a run stopped
-    by hand reports and saves whole results: every deal (or game) tallied has its records,
-    and no record is of one left out of the tally. With ``then_raise`` false it is dropped
-    instead: for the last bookkeeping of a run already played out (adding the seed to its
-    records), where stopping would only lose the run."""
+    """Ctrl-C (or SIGTERM) during one result's bookkeeping takes effect once it is done, so
+    a run stopped by hand reports and saves whole results: every deal (or game) tallied has
+    its records, and no record is of one left out of the tally. With ``then_raise`` false
+    it is dropped instead: for the last bookkeeping of a run already played out (adding the
+    seed to its records), where stopping would only lose the run."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
     caught: list[int] = []
-    previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+    held = (signal.SIGINT, signal.SIGTERM)  # SIGTERM is Ctrl-C by another name (``main``)
+    previous: dict[int, Any] = {
+        signum: signal.signal(signum, lambda signum, frame: caught.append(signum))
+        for signum in held}
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, previous)
-        if caught and then_raise and previous is not signal.SIG_IGN:
-            if callable(previous):
-                previous(signal.SIGINT, None)  # raises, as Python's and main's handlers do
-            else:
-                raise KeyboardInterrupt
+        for signum in held:
+            signal.signal(signum, previous[signum])
+        if caught and then_raise:
+            first = caught[0]
+            handler = previous[first]
+            if callable(handler):
+                handler(first, None)  # raises, as Python's and main's handlers do
+            elif handler is signal.SIG_DFL:
+                raise Terminated if first == signal.SIGTERM else KeyboardInterrupt
 
 
 def progress_bar(console: Console, disable: bool) -> Progress:

@@ -122,36 +122,51 @@ def _terminate(signum: int, frame: FrameType | None) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run ``bones``; returns the exit status (0 ok, 1 refused input, 2 usage or unreadable)."""
+    """Run ``bones``; returns the exit status (0 ok, 1 refused input, 2 usage or unreadable,
+    3 internal error, 130 after Ctrl-C, 143 after SIGTERM)."""
     _escape_what_cannot_be_written()
     _stand_in_for_closed_streams()
     parser = build_parser()
-    args, extra = parser.parse_known_args(argv)
-    if extra:  # said by the sub-command, whose usage it is, not by ``bones``
-        _parser_of(parser, args.command).error(f"unrecognized arguments: {' '.join(extra)}")
+    words = list(sys.argv[1:] if argv is None else argv)
+    args, extra = parser.parse_known_args(words)
+    if extra:  # said by the sub-command whose usage it is, or by ``bones`` if before it
+        before = args.command in words and words.index(extra[0]) < words.index(args.command)
+        (parser if before else _parser_of(parser, args.command)).error(
+            f"unrecognized arguments: {' '.join(extra)}")
     if getattr(args, "run", None) is None:
         parser.print_help()
         return 2
     if sys.stdout is None:
         print("bones: cannot write the output: standard output is closed", file=sys.stderr)
         return 1
-    if threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGTERM, _terminate)
+    on_main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _terminate) if on_main else None
+    Terminated.happened.clear()
+    try:
+        return _run(args)
+    finally:
+        if on_main:  # as it was: main() is also called in-process (tests, other programs)
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _run(args: argparse.Namespace) -> int:
+    """Run the sub-command, every refusal one line on standard error; after SIGTERM the
+    status is 143 wherever Ctrl-C's would have been 130."""
     try:
         with _one_interrupt(getattr(args, "long_run", False)):
             status: int = args.run(args)
         sys.stdout.flush()  # a failed write shows here, not at exit past every handler
-        return status
+        return 143 if status == 130 and Terminated.happened.is_set() else status
     except RecordFormatError as exc:
         print(f"bones: {exc}", file=sys.stderr)
         return 2
     except BonesError as exc:
         print(f"bones: {exc}", file=sys.stderr)
         return 1
-    except Terminated:
-        print("\nbones: terminated", file=sys.stderr)
-        return 143
     except KeyboardInterrupt:
+        if Terminated.happened.is_set():
+            print("\nbones: terminated", file=sys.stderr)
+            return 143
         print("\nbones: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:

@@ -15,10 +15,10 @@ from pathlib import Path
 from rich.console import Console
 
 from bones.ai.base import LEVELS
-from bones.cli.common import Terminated, fresh_seed, nonempty_path, seconds
+from bones.cli.common import Terminated, fresh_seed, nonempty_path, seconds, seed_value
 from bones.cli.options import add_rules_arguments, rules_from_args
 from bones.engine.errors import BonesError
-from bones.engine.game import Game
+from bones.engine.game import Game, new_game
 from bones.engine.rules import Rules
 from bones.record.files import holds_something, write_whole
 from bones.record.writer import dump, record_of
@@ -50,10 +50,11 @@ examples:
   bones play --rules pagat-draw --record game.json
   bones play --rules my-rules.json
 
-exit status: 0 when the game ends or you quit (or input ends), 130 after Ctrl-C,
-1 for bad rules, seats, names or seed, or a record that cannot be (or you chose not
-to be) written (one line saying which), 2 for a flag that is unknown, lacks its value
-or has one that cannot be (--think, --record; one line)."""
+exit status: 0 when the game ends or you quit (or input ends), 130 after Ctrl-C
+(143 after SIGTERM, which saves to --record without asking), 1 for bad rules, seats
+or names, or a record that cannot be (or you chose not to be) written, 2 for a flag
+that is unknown, lacks its value or has one that cannot be (--seed, --think,
+--record); each refusal is one line saying which."""
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -72,7 +73,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     table.add_argument("--names", metavar="LIST",
                        help="names shown for the seats, comma-separated from seat 0 "
                        "(default: You, Greedy, ...)")
-    table.add_argument("--seed", metavar="N",
+    table.add_argument("--seed", metavar="N", type=seed_value,
                        help="deal from this seed to replay a game (default: a random seed, "
                        "shown when the game ends or is left)")
     table.add_argument("--record", metavar="PATH", type=nonempty_path,
@@ -80,19 +81,6 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                        "hand and when the game ends or is left")
     add_rules_arguments(p)
     p.set_defaults(run=run)
-
-
-def _seed(text: str | None) -> int:
-    """The ``--seed`` value, or a fresh one."""
-    if text is None:
-        return fresh_seed()
-    try:
-        seed = int(text)
-    except ValueError:
-        raise BonesError(f"--seed must be a whole number, not {text!r}") from None
-    if seed < 0:
-        raise BonesError(f"--seed must be 0 or more, not {seed}")
-    return seed
 
 
 def _rules_and_seats(args: argparse.Namespace) -> tuple[Rules, Seating]:
@@ -137,7 +125,7 @@ class NotSaved(BonesError):
 
 
 def run(args: argparse.Namespace) -> int:
-    seed = _seed(args.seed)
+    seed = args.seed if args.seed is not None else fresh_seed()
     rules, seats = _rules_and_seats(args)
     path: str | None = args.record
     terminal = Terminal(Console(highlight=False))
@@ -155,14 +143,13 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         terminal.say("")
         return 130
+    if path:  # a path that cannot be written fails before any bot is started
+        _Recorder(seats, seed).save(new_game(rules), path, final=False)
     table = Table(rules, seats, seed, terminal,
                   after_hand=(lambda game: recorder.save(game, path, game.finished))
                   if path else None,
                   think=args.think)
     recorder = _Recorder(seats, seed, table.played_for)
-    if path:
-        # a path that cannot be written fails before play
-        recorder.save(table.game, path, final=False)
     try:
         table.play_game()
     except NotSaved as exc:  # after a hand: the player may still keep the game elsewhere
@@ -171,9 +158,12 @@ def run(args: argparse.Namespace) -> int:
     except QuitGame:
         return _leave(table, recorder, path, 0)
     except Terminated:  # nobody may be there to answer: no questions, the record kept
+        terminal.say("")
+        terminal.say("Terminated; leaving the game.")
         if path:
             with contextlib.suppress(NotSaved):
                 recorder.save(table.game, path)
+                terminal.say(f"Record saved to {path}.")
         return 143
     except KeyboardInterrupt:
         terminal.say("")

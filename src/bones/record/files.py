@@ -18,11 +18,20 @@ from typing import Any
 
 def write_whole(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` whole or not at all (``OSError`` if it cannot be)."""
-    temporary = path.with_name(path.name + ".tmp")
+    if path.is_symlink():  # the file it points to is the record, not the link
+        path = Path(os.path.realpath(path))
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
-        temporary.write_text(text, encoding="utf-8")
+        # Created with the mode a plain write would give (the umask applies), or the
+        # replaced file's own mode.
+        mode = path.stat().st_mode & 0o777 if path.exists() else 0o666
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+        with open(fd, "w", encoding="utf-8") as file:
+            file.write(text)
+            file.flush()
+            os.fsync(file.fileno())  # on disk before it takes the record's place
         os.replace(temporary, path)
-    except OSError:
+    except BaseException:  # a failed write, or Ctrl-C in the middle of one
         with contextlib.suppress(OSError):
             temporary.unlink()
         raise

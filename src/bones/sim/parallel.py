@@ -126,15 +126,21 @@ def _end(processes: list[Any]) -> None:
     """The last resort for workers that did not stop within ``GRACE``: end them."""
     for process in processes:
         with contextlib.suppress(Exception):  # one that exited meanwhile
-            process.kill()  # workers ignore SIGTERM (``_start_worker``)
+            process.kill()  # workers do nothing on SIGTERM (``_start_worker``)
+
+
+def _ignore(signum: int, frame: Any) -> None:
+    """A worker's answer to Ctrl-C and SIGTERM: none (its parent stops it)."""
 
 
 def _start_worker(stop_flag: Any) -> None:
     """In each worker: Ctrl-C and SIGTERM are for the process that started the run (see the
     module), and the run's stop flag is kept for ``check_cancelled``."""
     global _stop_flag
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)  # as Ctrl-C: ``Terminated`` in the parent
+    # Handlers that do nothing, not SIG_IGN: an ignored signal stays ignored across exec,
+    # so every outside bot a worker starts (and its children) would be deaf to SIGTERM.
+    signal.signal(signal.SIGINT, _ignore)
+    signal.signal(signal.SIGTERM, _ignore)  # as Ctrl-C: ``Terminated`` in the parent
     _stop_flag = stop_flag
 
 
