@@ -140,13 +140,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("bones: cannot write the output: standard output is closed", file=sys.stderr)
         return 1
     on_main = threading.current_thread() is threading.main_thread()
-    previous = signal.signal(signal.SIGTERM, _terminate) if on_main else None
+    previous = (signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM))
+    if on_main:
+        signal.signal(signal.SIGTERM, _terminate)
     Terminated.happened.clear()
     try:
         return _run(args)
     finally:
-        if on_main:  # as it was: main() is also called in-process (tests, other programs)
-            signal.signal(signal.SIGTERM, previous)
+        # As the program (``argv`` None) a stopped long run stays deaf to a second Ctrl-C
+        # until the process ends (``_one_interrupt``). Called in-process with ``argv`` (by
+        # tests, by other programs), both handlers are put back as they were: the caller
+        # goes on, and its later children would inherit them.
+        if on_main and argv is not None:
+            signal.signal(signal.SIGINT, previous[0])
+            signal.signal(signal.SIGTERM, previous[1])
 
 
 def _run(args: argparse.Namespace) -> int:
