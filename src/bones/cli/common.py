@@ -52,27 +52,26 @@ def fresh_seed() -> int:
     return random.SystemRandom().randrange(SEEDS)
 
 
-def positive(text: str) -> int:
-    """An argument that must be a whole number of at least 1."""
+def _whole(text: str, least: int, said: str) -> int:
+    """A whole number of at least ``least`` (``said`` in words), or argparse's refusal."""
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    if value < least:
+        raise argparse.ArgumentTypeError(f"must be {said}, not {value}")
     return value
+
+
+def positive(text: str) -> int:
+    """An argument that must be a whole number of at least 1."""
+    return _whole(text, 1, "at least 1")
 
 
 def seed_value(text: str) -> int:
     """A ``--seed``: a whole number, 0 or more (Python's ``Random`` seeds ``-5`` as ``5``,
     so a negative seed would only be another name for a positive one)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, not {value}")
-    return value
+    return _whole(text, 0, "0 or more")
 
 
 def nonempty_path(text: str) -> str:
