@@ -262,6 +262,75 @@ def test_a_bots_standard_error_is_kept_in_bounded_memory(tmp_path):
 
 
 @LIVENESS
+def test_the_last_words_are_the_start_of_the_last_line_however_long(tmp_path):
+    """A long last line is told from its start (where a traceback's last line says what
+    went wrong), and blank lines after it do not hide it."""
+    bot = ExternalBot(_script(tmp_path, """
+        import sys
+        sys.stderr.write("ValueError: " + "x" * 5000 + "\\n" + "\\n" * 3000)
+        sys.stderr.flush()
+        raise SystemExit(1)
+    """), random.Random(0), think=0.2, log=io.StringIO())
+    _play_game_with(lambda: bot)
+    assert bot._last_words.startswith("ValueError: xxx") and len(bot._last_words) <= 200
+    bot.close()
+
+
+@LIVENESS
+def test_a_stopped_run_gives_up_waiting_on_a_bot_and_ends_it(tmp_path, monkeypatch):
+    """A worker's bot may think for minutes; once the run is stopped, the wait ends at the
+    next look at the stop flag, and the bot is ended, not left to outlive a killed worker."""
+    import threading
+
+    import bones.sim.parallel as parallel
+
+    stop = threading.Event()
+    stop.set()
+    monkeypatch.setattr(parallel, "_stop_flag", stop)
+    pid_file = tmp_path / "pid"
+    start = time.monotonic()
+    with pytest.raises(parallel.Cancelled):
+        ExternalBot(_script(tmp_path, f"""
+            import os, time
+            open({str(pid_file)!r}, "w").write(str(os.getpid()))
+            time.sleep(60)
+        """), random.Random(0), think=10, log=io.StringIO())
+    assert time.monotonic() - start < 4  # not the 5 s hello wait, nor 21 s for a move
+    pid = int(pid_file.read_text()) if pid_file.exists() else None
+    if pid is not None:
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
+
+
+@LIVENESS
+def test_a_second_interrupt_while_a_bot_is_closed_still_ends_it(tmp_path, monkeypatch):
+    """Closing waits for the program to exit after ``quit``; an interrupt in that wait
+    used to skip the kill, leaving a bot that ignores ``quit`` running."""
+    pid_file = tmp_path / "pid"
+    bot = ExternalBot(_script(tmp_path, f"""
+        import json, os, sys, time
+        open({str(pid_file)!r}, "w").write(str(os.getpid()))
+        for line in sys.stdin:
+            if json.loads(line)["type"] == "hello":
+                print(json.dumps({{"type": "hello", "protocol": "bones-bot/1", "name": "x"}}),
+                      flush=True)
+        time.sleep(60)
+    """), random.Random(0), think=0.2, log=io.StringIO())
+    proc = bot._proc
+    real_wait = proc.wait
+
+    def interrupted(timeout=None):
+        if timeout is not None:
+            raise KeyboardInterrupt
+        return real_wait()
+
+    monkeypatch.setattr(proc, "wait", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        bot.close()
+    assert proc.poll() is not None
+
+
+@LIVENESS
 def test_blank_lines_before_a_reply_are_skipped_as_bones_bot_skips_them(tmp_path):
     bot = ExternalBot(_script(tmp_path, f"""
         import subprocess, sys

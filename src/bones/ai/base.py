@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import signal
 from collections.abc import Callable, Iterable, Mapping
 from typing import IO, Protocol
 
@@ -103,6 +104,21 @@ def close_bot(bot: Bot) -> None:
         close()
 
 
+def close_bots(bots: Iterable[Bot]) -> None:
+    """Close every bot, with Ctrl-C and SIGTERM held until all are closed: one that came
+    while the first bot was being waited on would skip the others, and leave their
+    processes running (they run in sessions of their own, out of reach of the signal)."""
+    interrupts = {signal.SIGINT, signal.SIGTERM}
+    blocking = hasattr(signal, "pthread_sigmask")
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, interrupts) if blocking else None
+    try:
+        for bot in bots:
+            close_bot(bot)
+    finally:
+        if previous is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
 def start_bots(make: Callable[[int], Bot], seats: Iterable[int]) -> dict[int, Bot]:
     """``make(seat)`` for every seat, in order. If one fails or is interrupted (Ctrl-C
     while an outside bot is starting), those already started are closed before the error
@@ -112,8 +128,7 @@ def start_bots(make: Callable[[int], Bot], seats: Iterable[int]) -> dict[int, Bo
         for seat in seats:
             bots[seat] = make(seat)
     except BaseException:
-        for bot in bots.values():
-            close_bot(bot)
+        close_bots(bots.values())
         raise
     return bots
 

@@ -43,12 +43,15 @@ from bones.engine.rules import is_int
 from bones.engine.tiles import parse_tile
 from bones.engine.view import SeatView
 from bones.record.reader import strict_json
+from bones.sim.parallel import check_cancelled
 
 #: The longest output line read as a reply; a move reply is well under 100 bytes.
 MAX_LINE = 1 << 16
 #: Output lines held unread; past this the reading thread waits (and so, in time, does the
 #: program writing them).
 MAX_WAITING = 256
+#: Seconds between looks at the run's stop flag while waiting for a reply.
+SLICE = 0.25
 #: The characters of a bot's last line on standard error told when it is given up.
 LAST_WORDS = 200
 #: Seconds to wait for the reply to ``hello``.
@@ -180,7 +183,8 @@ class ExternalBot:
     def _pump(self) -> None:
         """Read the program's output into whole lines of at most ``MAX_LINE`` bytes."""
         assert self._proc is not None and self._proc.stdout is not None
-        fd = self._proc.stdout.fileno()
+        stream = self._proc.stdout  # held here, and closed by this reader alone (below)
+        fd = stream.fileno()
         line = bytearray()
         too_long = False
         try:
@@ -200,6 +204,11 @@ class ExternalBot:
                         too_long = True
         except OSError:
             pass
+        finally:
+            # Closed from elsewhere (or collected with the process) while a read is under
+            # way, the number could be reused by the next bot's pipe and read here.
+            with contextlib.suppress(OSError):
+                stream.close()
         self._put(None)
 
     def _keep_last_words(self) -> None:
@@ -208,13 +217,15 @@ class ExternalBot:
         assert self._proc is not None and self._proc.stderr is not None
         stream = self._proc.stderr  # ``close`` forgets the process; the stream stays ours
         fd = stream.fileno()
-        tail = b""
+        line = b""  # the start of the line being written, at most LAST_WORDS * 4 bytes
         try:
             while chunk := os.read(fd, 1 << 16):
-                tail = (tail + chunk)[-4 * LAST_WORDS:]
-                lines = [line.strip() for line in tail.split(b"\n") if line.strip()]
-                if lines:
-                    self._last_words = lines[-1].decode("utf-8", "replace")[:LAST_WORDS]
+                *ended, rest = chunk.split(b"\n")
+                for part in ended:
+                    self._keep((line + part[:4 * LAST_WORDS])[:4 * LAST_WORDS])
+                    line = b""
+                line = (line + rest[:4 * LAST_WORDS])[:4 * LAST_WORDS]
+            self._keep(line)
         except (OSError, ValueError):
             pass
         finally:
@@ -223,6 +234,12 @@ class ExternalBot:
             with contextlib.suppress(OSError):
                 stream.close()
         self._stderr_ended.set()
+
+    def _keep(self, line: bytes) -> None:
+        """Keep ``line`` (the start of one line) as the last words, if it says anything."""
+        text = line.decode("utf-8", "replace").strip()
+        if text:
+            self._last_words = text[:LAST_WORDS]
 
     def _put(self, line: _Line | None) -> bool:
         """Hold a line for ``_ask``, waiting while ``MAX_WAITING`` are held; ``False`` once
@@ -293,8 +310,14 @@ class ExternalBot:
         request_id = request.get("id")
         while True:
             try:
-                line = self._lines.get(timeout=max(0.0, deadline - time.monotonic()))
+                # In slices: a stopped run's worker gives up here too, and closes the bot
+                # itself, rather than being killed with it left running (``parallel``).
+                line = self._lines.get(timeout=max(0.0, min(SLICE,
+                                                            deadline - time.monotonic())))
             except queue.Empty:
+                check_cancelled()
+                if time.monotonic() < deadline:
+                    continue
                 self._fault(f"no reply within {timeout:g} s")
                 return None
             if line is None:
@@ -385,20 +408,23 @@ class ExternalBot:
         proc = self._proc
         if proc is None:
             return
-        self._send({"type": "quit"}, time.monotonic() + 0.5)
-        self._closed.set()
-        assert proc.stdin is not None
-        with contextlib.suppress(OSError):
-            proc.stdin.close()
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            proc.wait(timeout=QUIT_TIMEOUT)
-        if POSIX:
-            with contextlib.suppress(OSError):  # OSError: the session is already gone
-                os.killpg(proc.pid, signal.SIGKILL)
-        if proc.poll() is None:
-            proc.kill()
-        proc.wait()
-        self._proc = None
+        try:
+            self._send({"type": "quit"}, time.monotonic() + 0.5)
+            self._closed.set()
+            assert proc.stdin is not None
+            with contextlib.suppress(OSError):
+                proc.stdin.close()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(timeout=QUIT_TIMEOUT)
+        finally:  # even when a second Ctrl-C or SIGTERM cuts the wait short
+            self._closed.set()
+            if POSIX:
+                with contextlib.suppress(OSError):  # OSError: the session is already gone
+                    os.killpg(proc.pid, signal.SIGKILL)
+            if proc.poll() is None:
+                proc.kill()
+            proc.wait()
+            self._proc = None
 
 
 def _decode(raw: bytes) -> _Line:

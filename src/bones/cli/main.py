@@ -141,10 +141,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     on_main = threading.current_thread() is threading.main_thread()
     previous = (signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM))
-    if on_main:
-        signal.signal(signal.SIGTERM, _terminate)
     Terminated.happened.clear()
     try:
+        if on_main:
+            signal.signal(signal.SIGTERM, _terminate)
         return _run(args)
     finally:
         # As the program (``argv`` None) a stopped long run stays deaf to a second Ctrl-C

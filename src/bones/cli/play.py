@@ -9,7 +9,6 @@ to keep the record of the game so far.
 from __future__ import annotations
 
 import argparse
-import contextlib
 from pathlib import Path
 
 from rich.console import Console
@@ -160,9 +159,13 @@ def run(args: argparse.Namespace) -> int:
     except Terminated:  # nobody may be there to answer: no questions, the record kept
         terminal.say("")
         terminal.say("Terminated; leaving the game.")
+        terminal.say(_replay_line(seed))
         if path:
-            with contextlib.suppress(NotSaved):
+            try:
                 recorder.save(table.game, path)
+            except NotSaved as exc:
+                terminal.say(_sentence(exc))
+            else:
                 terminal.say(f"Record saved to {path}.")
         return 143
     except KeyboardInterrupt:

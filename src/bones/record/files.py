@@ -21,11 +21,14 @@ def write_whole(path: Path, text: str) -> None:
     if path.is_symlink():  # the file it points to is the record, not the link
         path = Path(os.path.realpath(path))
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    with contextlib.suppress(FileNotFoundError):  # one a crashed run left (never followed)
+        temporary.unlink()
     try:
-        # Created with the mode a plain write would give (the umask applies), or the
-        # replaced file's own mode.
-        mode = path.stat().st_mode & 0o777 if path.exists() else 0o666
-        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+        # Made anew (O_EXCL: not through a link planted there) with the mode a plain write
+        # would give, the umask applied; then given the replaced file's own mode, if any.
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        if path.exists():
+            os.fchmod(fd, path.stat().st_mode & 0o7777)
         with open(fd, "w", encoding="utf-8") as file:
             file.write(text)
             file.flush()

@@ -19,7 +19,7 @@ import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from bones.ai.base import Bot, PlayedFor, close_bot, make_bot, played_for, start_bots
+from bones.ai.base import Bot, PlayedFor, close_bots, make_bot, played_for, start_bots
 from bones.engine.errors import BonesError
 from bones.engine.game import HandResult, deal, new_game, start_hand
 from bones.engine.rules import Rules
@@ -95,8 +95,7 @@ def play_deal(job: DealJob) -> DealOutcome:
         try:
             game = play_hand(start_hand(new_game(rules), hands, boneyard, leader), bots)
         finally:
-            for bot in bots:
-                close_bot(bot)
+            close_bots(bots)
         plays.append((seats, game.results[-1]))
         played.append(tuple(played_for(bot) for bot in bots))
         if job.records:

@@ -79,13 +79,15 @@ class Workers:
                chunksize: int) -> Iterator[R]:
         source = iter(items)
         chunks = iter(lambda: list(itertools.islice(source, chunksize)), [])
-        pending: deque[Future[list[R]]] = deque(
-            pool.submit(_run_chunk, fn, chunk)
-            for chunk in itertools.islice(chunks, AHEAD * self._jobs))
+        with _spawning():
+            pending: deque[Future[list[R]]] = deque(
+                pool.submit(_run_chunk, fn, chunk)
+                for chunk in itertools.islice(chunks, AHEAD * self._jobs))
         while pending:
             results = pending.popleft().result()
             for chunk in itertools.islice(chunks, 1):
-                pending.append(pool.submit(_run_chunk, fn, chunk))
+                with _spawning():
+                    pending.append(pool.submit(_run_chunk, fn, chunk))
             yield from results
 
     def __enter__(self) -> Workers:
@@ -129,6 +131,22 @@ def _end(processes: list[Any]) -> None:
             process.kill()  # workers do nothing on SIGTERM (``_start_worker``)
 
 
+@contextlib.contextmanager
+def _spawning() -> Iterator[None]:
+    """Ctrl-C and SIGTERM held while work is handed out, which is when workers are started:
+    a worker that got one before ``_start_worker`` set its handlers died with a traceback
+    on the user's screen. The held mask passes to each worker, which lifts it once ready;
+    here the signal is taken as soon as the hand-out is done."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
 def _ignore(signum: int, frame: Any) -> None:
     """A worker's answer to Ctrl-C and SIGTERM: none (its parent stops it)."""
 
@@ -141,6 +159,8 @@ def _start_worker(stop_flag: Any) -> None:
     # so every outside bot a worker starts (and its children) would be deaf to SIGTERM.
     signal.signal(signal.SIGINT, _ignore)
     signal.signal(signal.SIGTERM, _ignore)  # as Ctrl-C: ``Terminated`` in the parent
+    if hasattr(signal, "pthread_sigmask"):  # held while it was started (``_spawning``)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
     _stop_flag = stop_flag
 
 

@@ -15,7 +15,7 @@ import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
-from bones.ai.base import LEVELS, Bot, PlayedFor, close_bot, is_level, make_bot, start_bots
+from bones.ai.base import LEVELS, Bot, PlayedFor, close_bots, is_level, make_bot, start_bots
 from bones.engine.errors import BonesError
 from bones.engine.game import Game, HandResult, deal_hand, new_game, play_unchecked
 from bones.engine.moves import Play
@@ -111,8 +111,7 @@ def play_game(rules: Rules, levels: Sequence[str], seed: int, index: int,
             if played_for is not None:
                 played_for.extend(faults.hand(len(game.results)))
     finally:
-        for bot in bots:
-            close_bot(bot)
+        close_bots(bots)
     return game
 
 

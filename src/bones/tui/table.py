@@ -14,7 +14,7 @@ import random
 from collections.abc import Callable
 
 from bones.ai import Bot, make_bot
-from bones.ai.base import PlayedFor, close_bot, start_bots
+from bones.ai.base import PlayedFor, close_bots, start_bots
 from bones.ai.expert import ExpertBot, describe
 from bones.ai.review import COST_LEGEND, mistake_text, review
 from bones.engine.errors import IllegalMove
@@ -95,8 +95,7 @@ class Table:
         finally:
             if self.game.hands:  # a game left mid-hand keeps the last hand's faults too
                 self.played_for.extend(self._faults.hand(len(self.game.hands)))
-            for bot in self._bots.values():
-                close_bot(bot)
+            close_bots(self._bots.values())
             self._tell_bot_faults()  # a game left mid-hand, or a bot that would not close
 
     def _play_game(self) -> Game:
