@@ -270,7 +270,9 @@ def test_sigterm_during_bookkeeping_waits_for_it_as_ctrl_c_does(tmp_path, monkey
     # both restored: a process that calls main() (this one) passes them on to its children
     assert status == 143
     assert (signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)) == before
-    doc = json.loads(capsys.readouterr().out)
+    out, err = capsys.readouterr()
+    assert err.startswith("bones: terminated after 3 of 6 games")
+    doc = json.loads(out)
     saved = sorted(folder.glob("game-*.json"))
     assert doc["games"] == len(saved) == 3
     assert all("seed" in json.loads(p.read_text()) for p in saved)

@@ -22,6 +22,7 @@ from bones.cli.common import (
     rules_name,
     seconds,
     seed_value,
+    stopped,
 )
 from bones.cli.options import add_rules_arguments, rules_from_args
 from bones.engine.errors import BonesError
@@ -109,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
         if tally.deals == 0:
             raise
         interrupted = True
-        print(f"bones: interrupted after {tally.deals} of {args.games} deals; the results "
+        print(f"bones: {stopped()} after {tally.deals} of {args.games} deals; the results "
               "so far:", file=sys.stderr)
     finally:
         # However the match ended (done, stopped, failed), no deal is left to play: seed

@@ -42,6 +42,12 @@ class Terminated(KeyboardInterrupt):
         Terminated.happened.set()
 
 
+def stopped() -> str:
+    """How a run that was stopped early was stopped, for its one line: ``interrupted``
+    (Ctrl-C) or ``terminated`` (SIGTERM)."""
+    return "terminated" if Terminated.happened.is_set() else "interrupted"
+
+
 def counted(number: object, noun: str) -> str:
     """``3 deals``, ``1 game``."""
     return f"{number} {noun}" + ("" if number == 1 else "s")

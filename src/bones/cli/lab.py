@@ -27,6 +27,7 @@ from bones.cli.common import (
     progress_bar,
     rules_name,
     seed_value,
+    stopped,
 )
 from bones.cli.options import add_rules_arguments, rules_from_args
 from bones.engine.rules import Rules
@@ -97,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
     interrupted = any(row.point.skipped == NOT_FINISHED for row in rows)
     if interrupted:
         finished = sum(row.metrics is not None for row in rows)
-        print(f"bones: interrupted after {finished} of {dealable} rule sets; the results so "
+        print(f"bones: {stopped()} after {finished} of {dealable} rule sets; the results so "
               "far:", file=sys.stderr)
     title = f"{rules_name(base)}: {args.hands:,} random hands per rule set, seed {seed}"
     if args.plot:

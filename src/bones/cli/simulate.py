@@ -29,6 +29,7 @@ from bones.cli.common import (
     rules_name,
     seconds,
     seed_value,
+    stopped,
 )
 from bones.cli.options import add_rules_arguments, rules_from_args
 from bones.engine.errors import BonesError
@@ -101,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
         summary, interrupted = _refereed(rules, levels, seed, unit, total, args, err)
     if interrupted:
         done = summary.games if unit == "games" else summary.hands
-        print(f"bones: interrupted after {done} of {total} {unit}; the results so far:",
+        print(f"bones: {stopped()} after {done} of {total} {unit}; the results so far:",
               file=sys.stderr)
     if args.json:
         doc = summary.to_json()
