@@ -285,21 +285,61 @@ def test_a_stopped_run_gives_up_waiting_on_a_bot_and_ends_it(tmp_path, monkeypat
     import bones.sim.parallel as parallel
 
     stop = threading.Event()
-    stop.set()
     monkeypatch.setattr(parallel, "_stop_flag", stop)
     pid_file = tmp_path / "pid"
+    # the bot's own child, in its session: only ending the whole session ends it
+    command = _script(tmp_path, f"""
+        import os, subprocess, sys, time
+        child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+        open({str(pid_file)!r}, "w").write(str(child.pid))
+        time.sleep(60)
+    """)
+    threading.Timer(1.0, stop.set).start()  # the run is stopped while the bot is silent
     start = time.monotonic()
     with pytest.raises(parallel.Cancelled):
-        ExternalBot(_script(tmp_path, f"""
-            import os, time
-            open({str(pid_file)!r}, "w").write(str(os.getpid()))
-            time.sleep(60)
-        """), random.Random(0), think=10, log=io.StringIO())
+        ExternalBot(command, random.Random(0), think=10, log=io.StringIO())
     assert time.monotonic() - start < 4  # not the 5 s hello wait, nor 21 s for a move
-    pid = int(pid_file.read_text()) if pid_file.exists() else None
-    if pid is not None:
-        with pytest.raises(ProcessLookupError):
-            os.kill(pid, 0)
+    child = int(pid_file.read_text())
+    deadline = time.monotonic() + 5
+    while _running(child) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _running(child)
+
+
+def _running(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie, ended but not yet reaped, does not)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@LIVENESS
+def test_an_interrupt_while_bots_are_closed_still_closes_every_one(tmp_path):
+    """A Ctrl-C during the wait on the first of three bots that ignore ``quit``: every one
+    is ended, and the interrupt is raised once they are."""
+    import signal
+    import threading
+
+    from bones.ai.base import close_bots
+
+    bots = []
+    for n in range(3):
+        (tmp_path / str(n)).mkdir()
+        bots.append(ExternalBot(_script(tmp_path / str(n), """
+            import json, sys, time
+            for line in sys.stdin:
+                if json.loads(line)["type"] == "hello":
+                    print(json.dumps({"type": "hello", "protocol": "bones-bot/1",
+                                      "name": "deaf"}), flush=True)
+            time.sleep(60)
+        """), random.Random(0), think=0.2, log=io.StringIO()))
+    procs = [bot._proc for bot in bots]
+    threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT)).start()
+    with pytest.raises(KeyboardInterrupt):
+        close_bots(bots)
+    assert all(proc.poll() is not None for proc in procs)
 
 
 @LIVENESS

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -262,9 +263,17 @@ def test_a_record_file_is_written_whole_or_not_at_all(tmp_path, monkeypatch):
 def test_a_record_written_whole_keeps_the_files_mode_and_writes_through_a_link(tmp_path):
     from bones.record import files
 
+    old_umask = os.umask(0o022)  # takes bits away from a new file, as most do
+    try:
+        _check_mode_and_link(tmp_path, files)
+    finally:
+        os.umask(old_umask)
+
+
+def _check_mode_and_link(tmp_path, files):
     target = tmp_path / "kept.json"
     target.write_text("old")
-    target.chmod(0o666)  # bits the umask (022 or 077) would take away from a new file
+    target.chmod(0o666)
     link = tmp_path / "game.json"
     link.symlink_to(target)
     files.write_whole(link, "new")

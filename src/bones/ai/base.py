@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import signal
 from collections.abc import Callable, Iterable, Mapping
 from typing import IO, Protocol
 
@@ -105,18 +104,20 @@ def close_bot(bot: Bot) -> None:
 
 
 def close_bots(bots: Iterable[Bot]) -> None:
-    """Close every bot, with Ctrl-C and SIGTERM held until all are closed: one that came
-    while the first bot was being waited on would skip the others, and leave their
-    processes running (they run in sessions of their own, out of reach of the signal)."""
-    interrupts = {signal.SIGINT, signal.SIGTERM}
-    blocking = hasattr(signal, "pthread_sigmask")
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, interrupts) if blocking else None
-    try:
-        for bot in bots:
+    """Close every bot, even when a Ctrl-C or SIGTERM cuts one closing short: that bot's
+    ``close`` still ends it (in its ``finally``), the others are closed next, and the
+    interrupt is raised once all are. Skipping them would leave their processes running
+    (in sessions of their own, out of reach of the signal). Blocking the signals instead
+    would not do: only the calling thread's mask changes, and a bot's reader threads
+    would still take them."""
+    first: BaseException | None = None
+    for bot in bots:
+        try:
             close_bot(bot)
-    finally:
-        if previous is not None:
-            signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+        except BaseException as exc:  # raised again below, once every bot is closed
+            first = first or exc
+    if first is not None:
+        raise first
 
 
 def start_bots(make: Callable[[int], Bot], seats: Iterable[int]) -> dict[int, Bot]:

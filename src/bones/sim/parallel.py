@@ -133,10 +133,11 @@ def _end(processes: list[Any]) -> None:
 
 @contextlib.contextmanager
 def _spawning() -> Iterator[None]:
-    """Ctrl-C and SIGTERM held while work is handed out, which is when workers are started:
-    a worker that got one before ``_start_worker`` set its handlers died with a traceback
-    on the user's screen. The held mask passes to each worker, which lifts it once ready;
-    here the signal is taken as soon as the hand-out is done."""
+    """Ctrl-C and SIGTERM held in this thread while work is handed out, which is when
+    workers are started: a worker that got one before ``_start_worker`` set its handlers
+    died with a traceback on the user's screen. The held mask passes to each worker, which
+    lifts it once ready. (Only this thread's mask: with other threads running, the signal
+    may still reach this process meanwhile, as before.)"""
     if not hasattr(signal, "pthread_sigmask"):
         yield
         return
