@@ -23,6 +23,7 @@ from bones.engine.layout import Layout
 from bones.engine.moves import Draw, Play
 from bones.engine.rules import PRESETS
 from bones.engine.view import observe
+from processes import running
 
 BONES_BOT = f"{sys.executable} -m bones.cli.main bot"
 
@@ -301,18 +302,9 @@ def test_a_stopped_run_gives_up_waiting_on_a_bot_and_ends_it(tmp_path, monkeypat
     assert time.monotonic() - start < 4  # not the 5 s hello wait, nor 21 s for a move
     child = int(pid_file.read_text())
     deadline = time.monotonic() + 5
-    while _running(child) and time.monotonic() < deadline:
+    while running(child) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert not _running(child)
-
-
-def _running(pid: int) -> bool:
-    """Whether ``pid`` runs (a zombie, ended but not yet reaped, does not)."""
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
+    assert not running(child)
 
 
 @LIVENESS

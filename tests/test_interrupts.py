@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from processes import running
+
 BONES = Path(sys.executable).parent / "bones"
 
 
@@ -195,15 +197,6 @@ def test_workers_told_to_stop_exit_cleanly_rather_than_being_killed():
     assert processes and [p.exitcode for p in processes] == [0] * len(processes)
 
 
-def _alive(pid: int) -> bool:
-    """Whether process ``pid`` runs (a zombie, ended but not yet reaped, does not)."""
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
-
-
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads bot pids from /proc")
 @pytest.mark.timeout(120)
 @pytest.mark.parametrize("command", [["arena", "--games", "2"], ["simulate", "--games", "1"],
@@ -236,9 +229,9 @@ def test_sigterm_ends_the_outside_bots_the_command_started(tmp_path, command):
         assert "Traceback" not in err and proc.returncode == 143, err
         started = [int(line) for line in pids.read_text().split()]
         deadline = time.monotonic() + 10
-        while any(_alive(pid) for pid in started) and time.monotonic() < deadline:
+        while any(running(pid) for pid in started) and time.monotonic() < deadline:
             time.sleep(0.1)
-        assert not any(_alive(pid) for pid in started), "an outside bot outlived the command"
+        assert not any(running(pid) for pid in started), "an outside bot outlived the command"
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
