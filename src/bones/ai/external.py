@@ -258,13 +258,14 @@ class ExternalBot:
         print(f"bones: bot {self.command}: {message}", file=self.log)
 
     def _give_up(self, message: str) -> None:
-        if self._proc is not None:  # a program that is ending says why on its way out
+        proc = self._proc
+        if proc is not None:  # a program that is ending says why on its way out
             with contextlib.suppress(subprocess.TimeoutExpired):
-                self._proc.wait(timeout=0.2)
-        if self._proc is not None and self._proc.poll() is not None:
-            self._stderr_ended.wait(0.5)
-            if self._last_words:
-                message += f" (its last words on standard error: {self._last_words!r})"
+                proc.wait(timeout=0.2)
+            if proc.poll() is not None:  # ended: its last words are read to the end
+                self._stderr_ended.wait(0.5)
+                if self._last_words:
+                    message += f" (its last words on standard error: {self._last_words!r})"
         self._fault(message + "; its moves are played for it from now on")
         self._gone = message
 
@@ -316,36 +317,30 @@ class ExternalBot:
                                                             deadline - time.monotonic())))
             except queue.Empty:
                 check_cancelled()
-                if time.monotonic() < deadline:
-                    continue
-                self._fault(f"no reply within {timeout:g} s")
-                return None
-            if line is None:
-                self._give_up("the bot process closed its output")
-                return None
-            if line.text is None:
-                self._fault(f"reply is {line.fault}")
-                return None
-            if not line.text.strip():  # as ``bones bot`` skips blank requests
-                if time.monotonic() >= deadline:
-                    self._fault(f"no reply within {timeout:g} s")
+            else:
+                if line is None:
+                    self._give_up("the bot process closed its output")
                     return None
-                continue
-            try:
-                reply = strict_json(line.text)
-            except (ValueError, RecursionError):
-                self._fault(f"reply is not JSON: {line.text.strip()[:80]!r}")
-                return None
-            if reply is None:  # JSON null: a reply, but not one a caller could tell apart
-                self._fault("reply is null, not an object")
-                return None
-            # A late hello reply (past HELLO_TIMEOUT) answers the hello, not this request.
-            stale = isinstance(reply, dict) and (
-                (is_int(reply.get("id")) and is_int(request_id) and reply["id"] < request_id)
-                or (request.get("type") == "move" and reply.get("type") == "hello"))
-            if not stale:
-                return reply
-            if time.monotonic() >= deadline:
+                if line.text is None:
+                    self._fault(f"reply is {line.fault}")
+                    return None
+                if line.text.strip():  # a blank line is skipped, as ``bones bot`` skips them
+                    try:
+                        reply = strict_json(line.text)
+                    except (ValueError, RecursionError):
+                        self._fault(f"reply is not JSON: {line.text.strip()[:80]!r}")
+                        return None
+                    if reply is None:  # JSON null: a reply, but none a caller could tell
+                        self._fault("reply is null, not an object")
+                        return None
+                    # A late hello reply (past HELLO_TIMEOUT) answers the hello, not this.
+                    stale = isinstance(reply, dict) and (
+                        (is_int(reply.get("id")) and is_int(request_id)
+                         and reply["id"] < request_id)
+                        or (request.get("type") == "move" and reply.get("type") == "hello"))
+                    if not stale:
+                        return reply
+            if time.monotonic() >= deadline:  # whatever came, nothing answered in time
                 self._fault(f"no reply within {timeout:g} s")
                 return None
 
@@ -408,16 +403,15 @@ class ExternalBot:
         proc = self._proc
         if proc is None:
             return
+        self._closed.set()  # its output is not read any more: the pump may stop waiting
         try:
             self._send({"type": "quit"}, time.monotonic() + 0.5)
-            self._closed.set()
             assert proc.stdin is not None
             with contextlib.suppress(OSError):
                 proc.stdin.close()
             with contextlib.suppress(subprocess.TimeoutExpired):
                 proc.wait(timeout=QUIT_TIMEOUT)
         finally:  # even when a second Ctrl-C or SIGTERM cuts the wait short
-            self._closed.set()
             if POSIX:
                 with contextlib.suppress(OSError):  # OSError: the session is already gone
                     os.killpg(proc.pid, signal.SIGKILL)

@@ -19,7 +19,7 @@ from bones.cli.options import add_rules_arguments, rules_from_args
 from bones.engine.errors import BonesError
 from bones.engine.game import Game, new_game
 from bones.engine.rules import Rules
-from bones.record.files import holds_something, write_whole
+from bones.record.files import holds_something, reason, write_whole
 from bones.record.writer import dump, record_of
 from bones.tui.seats import DEFAULT_BOT, HUMAN, Seating, parse_seats, seating
 from bones.tui.table import QuitGame, Table
@@ -115,8 +115,7 @@ class _Recorder:
         try:
             write_whole(Path(path), self.text(game, final))
         except OSError as exc:
-            raise NotSaved(f"cannot write the record to {path}: "
-                           f"{exc.strerror or type(exc).__name__}") from None
+            raise NotSaved(f"cannot write the record to {path}: {reason(exc)}") from None
 
 
 class NotSaved(BonesError):

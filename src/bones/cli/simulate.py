@@ -34,7 +34,7 @@ from bones.cli.common import (
 from bones.cli.options import add_rules_arguments, rules_from_args
 from bones.engine.errors import BonesError
 from bones.engine.rules import Rules
-from bones.record.files import holds_something, probe, rewrite, write_whole
+from bones.record.files import holds_something, probe, reason, rewrite, write_whole
 from bones.record.folder import refuse_used
 from bones.record.writer import dump
 from bones.sim.fastsim import fast_series, summary_of
@@ -153,9 +153,9 @@ def _refereed(rules: Rules, levels: tuple[str, ...], seed: int, unit: Unit, tota
             raise
         interrupted = True
     finally:
-        # However the series ended (done, stopped, failed), no game is left to play: write
-        # the records' last piece (every seed). A Ctrl-C meanwhile is
-        # dropped, since there is nothing left to stop, only the run's records to lose.
+        # However the series ended (done, stopped, failed), no game is left to play: add
+        # every record's seed. A Ctrl-C meanwhile is dropped, since there is nothing left
+        # to stop, only the run's records to lose.
         if recorder is not None:
             with held_interrupts(then_raise=False):
                 recorder.close()
@@ -195,8 +195,8 @@ class Recorder:
         try:
             probe(folder)
         except OSError as exc:
-            raise BonesError(f"cannot write the records to {folder}: "
-                             f"{exc.strerror or type(exc).__name__}") from None
+            raise BonesError(f"cannot write the records to {folder}: {reason(exc)}") \
+                from None
 
     def add(self, outcome: GameOutcome) -> None:
         self.count += 1
@@ -210,8 +210,7 @@ class Recorder:
             try:
                 rewrite(path, functools.partial(_with_seed, seed=game_seed(self.seed, index)))
             except OSError as exc:
-                raise BonesError(f"cannot write record {path}: {exc.strerror or exc}") \
-                    from None
+                raise BonesError(f"cannot write record {path}: {reason(exc)}") from None
         self.written.clear()
 
     def _write(self, path: Path, outcome: GameOutcome) -> None:
@@ -219,7 +218,7 @@ class Recorder:
         try:
             write_whole(path, dump(outcome.record))
         except OSError as exc:
-            raise BonesError(f"cannot write record {path}: {exc.strerror or exc}") from None
+            raise BonesError(f"cannot write record {path}: {reason(exc)}") from None
         self.written.append((path, outcome.index))
 
 

@@ -10,7 +10,6 @@ global (backend, open figures) is touched and no display is needed.
 from __future__ import annotations
 
 import itertools
-import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -23,6 +22,7 @@ from bones.engine.errors import BonesError
 from bones.lab.grid import Value, Variation, show
 from bones.lab.metrics import Estimate, Metrics
 from bones.lab.running import Row
+from bones.record.files import probe
 
 #: File stem, axis label, scale (100 for a share shown in percent) and the field of
 #: ``Metrics`` of each figure drawn against the varied options.
@@ -48,8 +48,7 @@ def prepare(directory: Path) -> None:
     except OSError as exc:
         raise BonesError(f"cannot make plot directory {directory}: {exc.strerror}") from None
     try:
-        with tempfile.TemporaryFile(dir=directory):
-            pass
+        probe(directory)
     except OSError as exc:
         raise BonesError(f"cannot write plots in {directory}: {exc.strerror}") from None
 

@@ -16,6 +16,12 @@ from pathlib import Path
 from typing import Any
 
 
+def reason(exc: OSError) -> str:
+    """Why a file could not be written, in the system's words (``No space left on
+    device``), for the one-line refusal that names it."""
+    return exc.strerror or type(exc).__name__
+
+
 def write_whole(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` whole or not at all (``OSError`` if it cannot be)."""
     if path.is_symlink():  # the file it points to is the record, not the link

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from bones.engine.errors import BonesError
-from bones.record.files import probe, rewrite, write_whole
+from bones.record.files import probe, reason, rewrite, write_whole
 from bones.record.model import Record
 from bones.record.writer import dump
 
@@ -34,8 +34,7 @@ PATTERN = "deal-*.json"
 
 def _fault(path: Path, exc: OSError) -> BonesError:
     """The one-line error for a folder the records cannot be written to."""
-    return BonesError(f"cannot write the records to {path}: "
-                      f"{exc.strerror or type(exc).__name__}")
+    return BonesError(f"cannot write the records to {path}: {reason(exc)}")
 
 
 def refuse_used(path: Path, patterns: tuple[str, ...], hint: str = "") -> None:

@@ -56,28 +56,32 @@ class UnreadableJson(ValueError):
     raises ``RecursionError`` instead, and ``is_unreadable`` names both."""
 
 
-def strict_json(text: str, once: bool = True) -> Any:
+def strict_json(text: str, twice: list[str] | None = None) -> Any:
     """``json.loads`` that also refuses ``NaN``, ``Infinity`` and ``-Infinity``, which
-    Python's reader takes but JSON (RFC 8259) does not have, and (with ``once``) an object
-    naming one member twice, which RFC 8259 leaves to each reader (Python's keeps the last,
-    another the first: the same file would be two different records), and skips a leading
-    ``BOM``. Raises ``ValueError`` (a ``json.JSONDecodeError`` for malformed text,
-    ``UnreadableJson`` for a number too long, ``NamedTwice``) or ``RecursionError``."""
+    Python's reader takes but JSON (RFC 8259) does not have, and an object naming one
+    member twice, which RFC 8259 leaves to each reader (Python's keeps the last, another
+    the first: the same file would be two different records), and skips a leading ``BOM``.
+    Given a ``twice`` list, such names are put in it instead (the last value kept), for a
+    caller that decides later. Raises ``ValueError`` (a ``json.JSONDecodeError`` for
+    malformed text, ``UnreadableJson`` for a number too long, ``NamedTwice``) or
+    ``RecursionError``."""
+
+    def once_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        found: dict[str, Any] = {}
+        for name, value in pairs:
+            if name in found:
+                if twice is None:
+                    raise NamedTwice(f"an object names {json.dumps(name)} twice")
+                twice.append(name)
+            found[name] = value
+        return found
+
     return json.loads(text.removeprefix(BOM), parse_constant=_not_json, parse_int=_whole,
-                      object_pairs_hook=_once_each if once else None)
+                      object_pairs_hook=once_each)
 
 
 class NamedTwice(ValueError):
     """An object names one member twice: well-formed JSON, but no one document."""
-
-
-def _once_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    found: dict[str, Any] = {}
-    for name, value in pairs:
-        if name in found:
-            raise NamedTwice(f"an object names {json.dumps(name)} twice")
-        found[name] = value
-    return found
 
 
 def _whole(digits: str) -> int:
@@ -111,8 +115,9 @@ def load(text: str) -> dict[str, Any]:
     A record whose objects name a member twice is JSON, an object and a record by its
     format, so it is not what status 2 is for: it is refused as a record (``RecordError``,
     status 1), since readers differ on which of the two counts."""
+    twice: list[str] = []
     try:
-        doc = strict_json(text, once=False)
+        doc = strict_json(text, twice)
     except (ValueError, RecursionError) as exc:
         where = (f" (line {exc.lineno}, column {exc.colno})"
                  if isinstance(exc, json.JSONDecodeError) else "")
@@ -122,10 +127,8 @@ def load(text: str) -> dict[str, Any]:
         raise RecordFormatError("not a record: the JSON is not an object")
     if doc.get("format") != FORMAT:
         raise RecordFormatError(f'not a record: it lacks "format": "{FORMAT}"')
-    try:
-        strict_json(text)
-    except NamedTwice as exc:
-        raise RecordError(f"record: {exc}") from None
+    if twice:
+        raise RecordError(f"record: an object names {json.dumps(twice[0])} twice")
     return doc
 
 

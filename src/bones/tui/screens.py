@@ -176,11 +176,11 @@ def turn_screen(view: SeatView, seating: Seating, hand: int, width: int,
     top += pool_lines(rules, seating, view.pool, view.chips, width)
     board = [_layout_title(view.layout)]
     board += layout_lines(view.layout, width)
-    mine = _mine(view, seating.names[seat], width, short=False)
-    room = height - reserve - len(top) - len(board) - len(mine) - 3
-    if room < 0:  # a big hand: the plays in narrower columns before anything scrolls off
-        mine = _mine(view, seating.names[seat], width, short=True)
+    for short in (False, True):  # a big hand: narrower columns before anything scrolls off
+        mine = _mine(view, seating.names[seat], width, short)
         room = height - reserve - len(top) - len(board) - len(mine) - 3
+        if room >= 0:
+            break
     news = _clip(news_lines(view, seating, hand, width), room)
     blank = [BLANK] if room >= 0 else []  # no room for the news: none for spacing either
     return top + blank + board + blank + news + (blank if news else []) + mine
