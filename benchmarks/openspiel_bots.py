@@ -37,7 +37,7 @@ with the same two hands in the same seats, so both bots hold the same tiles (dup
 Per-hand win rates count ties as not won; intervals are 95% intervals that count each deal
 as one sample (``bones.sim.clusters``). Points are OpenSpiel's returns.
 
-    pip install open_spiel     # in the dev extra on Linux
+    pip install open_spiel     # make test installs it where a wheel exists
     .venv/bin/python benchmarks/openspiel_bots.py --opponent ismcts --deals 200
 """
 

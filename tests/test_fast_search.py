@@ -606,6 +606,20 @@ def test_bad_input_raises_instead_of_crashing(index, bad, error, entry):
         call(*args[:-1])
 
 
+@pytest.mark.parametrize("bad", [-0.5, math.nan])
+def test_a_bad_weight_is_refused_with_its_bound_in_words(bad):
+    """The C refusal of a weight names the bound and the value (``PyErr_Format`` has no
+    ``%g``: Python 3.11 printed the format itself, Python 3.13 raised ``SystemError``)."""
+    from bones.fast import _search
+
+    spec, pos, _ = _good()
+    args = _args(spec, pos) + _sights_args(pos)
+    args[16] = bad
+    with pytest.raises(ValueError) as caught:
+        _search.evaluate_sights(*args)
+    assert str(caught.value) == f"weight must be a finite number of at least 0.0, not {bad!r}"
+
+
 @pytest.mark.parametrize(("index", "bad", "error"), [
     (14, -1, ValueError),                     # budget
     (15, [], TypeError),                      # sights

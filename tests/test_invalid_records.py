@@ -199,8 +199,9 @@ def test_a_byte_order_mark_before_the_record_is_skipped(tmp_path, capsys):
 
 
 def test_json_nested_past_the_reader_is_unreadable_not_malformed(tmp_path, capsys):
+    """100,000 levels: Python 3.13's reader takes 5,000 (3.11's did not), none takes this."""
     path = tmp_path / "r.json"
-    path.write_bytes(_RECORD + b', "x-deep": ' + b"[" * 5000 + b"]" * 5000 + b"}")
+    path.write_bytes(_RECORD + b', "x-deep": ' + b"[" * 100_000 + b"]" * 100_000 + b"}")
     assert main(["replay", str(path), "--json"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("cannot read the JSON: ") and err.count("\n") == 1

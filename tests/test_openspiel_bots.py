@@ -13,7 +13,8 @@ import random
 import pytest
 
 pyspiel = pytest.importorskip(
-    "pyspiel", reason="OpenSpiel is in the dev extra on Linux only (pip install open_spiel)")
+    "pyspiel", reason="OpenSpiel has no wheel for this Python or platform (make test installs "
+    "it where one exists: pip install --only-binary open_spiel -e '.[openspiel]')")
 
 from benchmark_script import load  # noqa: E402
 from bones.ai.protocol import view_of  # noqa: E402

@@ -1048,8 +1048,14 @@ read_double(PyObject *o, const char *name, double lo, double *out)
     if (v == -1.0 && PyErr_Occurred())
         return -1;
     if (!isfinite(v) || v < lo) {
-        PyErr_Format(PyExc_ValueError, "%s must be a finite number of at least %g, not %R",
-                     name, lo, o);
+        /* PyErr_Format has no %g (Python 3.13 raises SystemError on it), so the bound is
+           shown through a float object's repr. */
+        PyObject *bound = PyFloat_FromDouble(lo);
+        if (bound != NULL) {
+            PyErr_Format(PyExc_ValueError, "%s must be a finite number of at least %R, not %R",
+                         name, bound, o);
+            Py_DECREF(bound);
+        }
         return -1;
     }
     *out = v;
