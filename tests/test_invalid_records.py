@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 import generators as gen
 import reference as ref
 from bones.cli.main import main
+from bones.record.reader import MAX_DEPTH, strict_json
 
 BONES = Path(sys.executable).parent / "bones"
 KINDS = sorted(gen.MAKERS)
@@ -198,13 +199,29 @@ def test_a_byte_order_mark_before_the_record_is_skipped(tmp_path, capsys):
     assert json.loads(capsys.readouterr().out)["scores"] == [0, 0]
 
 
-def test_json_nested_past_the_reader_is_unreadable_not_malformed(tmp_path, capsys):
-    """100,000 levels: Python 3.13's reader takes 5,000 (3.11's did not), none takes this."""
+@pytest.mark.parametrize("levels", [MAX_DEPTH, 100_000])
+def test_json_nested_past_the_reader_is_unreadable_not_malformed(tmp_path, capsys, levels):
+    """The limit is bones's own, so every Python gives the same answer: Python's own reader
+    stopped near 1,000 levels in 3.11, past 5,000 in 3.13, past 100,000 in 3.14."""
     path = tmp_path / "r.json"
-    path.write_bytes(_RECORD + b', "x-deep": ' + b"[" * 100_000 + b"]" * 100_000 + b"}")
+    # The record's own object is the first level.
+    path.write_bytes(_RECORD + b', "x-deep": ' + b"[" * levels + b"]" * levels + b"}")
     assert main(["replay", str(path), "--json"]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("cannot read the JSON: ") and err.count("\n") == 1
+    assert err == f"cannot read the JSON: arrays and objects nest deeper than {MAX_DEPTH} levels\n"
+
+
+def test_json_nested_to_the_limit_is_read(tmp_path):
+    path = tmp_path / "r.json"
+    levels = MAX_DEPTH - 1
+    path.write_bytes(_RECORD + b', "x-deep": ' + b"[" * levels + b"]" * levels + b"}")
+    assert main(["replay", str(path), "--json"]) == 0
+
+
+def test_brackets_inside_strings_are_not_nesting():
+    inside = '"' + "[" * (2 * MAX_DEPTH) + '\\""'  # a string of brackets ending in \"
+    read = strict_json(f'[{inside}, {{"x": {inside}}}]')
+    assert read[0] == read[1]["x"] == "[" * (2 * MAX_DEPTH) + '"'
 
 
 # -- pinned readings where the spec is not explicit ------------------------------------------
