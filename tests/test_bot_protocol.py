@@ -7,6 +7,7 @@ import io
 import json
 import os
 import random
+import subprocess
 import sys
 import textwrap
 import time
@@ -623,6 +624,18 @@ def _bot(tmp_path: Path, body: str, think: float = 0.05) -> tuple[ExternalBot, i
     log = io.StringIO()
     source = textwrap.dedent(_LEGAL) + textwrap.dedent(body)
     return ExternalBot(_script(tmp_path, source), random.Random(0), think=think, log=log), log
+
+
+def test_bones_bot_reads_utf_8_whatever_the_locale_says():
+    """A byte-order mark, then a request naming a player "Zoë": under a Latin-1 locale the
+    mark would read as three letters and the line would not be JSON."""
+    request = dict(SPEC_REQUEST, **{"x-name": "Zoë"})
+    line = "\ufeff" + json.dumps(request, ensure_ascii=False) + "\n"
+    done = subprocess.run([sys.executable, "-m", "bones.cli.main", "bot", "--seed", "1"],
+                          input=line.encode("utf-8"), capture_output=True, timeout=60,
+                          env={**os.environ, "PYTHONIOENCODING": "latin-1"}, check=False)
+    assert done.returncode == 0 and done.stderr == b""
+    assert json.loads(done.stdout)["id"] == 41
 
 
 @LIVENESS

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import io
 import sys
 
 from bones.ai.base import LEVELS
@@ -27,4 +28,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def run(args: argparse.Namespace) -> int:
+    # JSON between programs is UTF-8 (RFC 8259), whatever the locale says: a referee's
+    # byte-order mark or a name in Latin-1 would otherwise be read as other characters.
+    for stream in (sys.stdin, sys.stdout):
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(encoding="utf-8")
     return serve(args.level, sys.stdin, sys.stdout, sys.stderr, seed=args.seed, think=args.think)
