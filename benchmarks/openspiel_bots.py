@@ -286,7 +286,9 @@ def _play_hand(args: argparse.Namespace, game: Any, bot: ProtocolBot, theirs: Th
 
 def run(args: argparse.Namespace) -> Iterator[Tally]:
     jobs = [(args, n) for n in range(args.deals)]
-    with multiprocessing.Pool(args.jobs) as pool:
+    # "spawn", as bones.sim.parallel: a fork here would copy the progress bar's running
+    # thread's locks mid-use (Python 3.14 moved Linux to "forkserver" for that reason).
+    with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
         yield from pool.imap_unordered(play_deal, jobs)
 
 

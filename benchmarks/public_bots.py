@@ -52,7 +52,7 @@ from typing import Any, TypeVar
 from rich.progress import track
 
 from bones.ai.base import LEVELS
-from bones.cli.common import positive, seconds
+from bones.cli.common import cores, positive, seconds
 from bones.engine.tiles import Tile, parse_tile
 from bones.sim.clusters import Clustered
 
@@ -296,7 +296,9 @@ def _play_rotations(ours: ProtocolBot, theirs: Callable[[Any], None], seed: int,
 
 def run(args: argparse.Namespace) -> Iterator[Tally]:
     jobs = [(args, n) for n in range(args.deals)]
-    with multiprocessing.Pool(args.jobs) as pool:
+    # "spawn", as bones.sim.parallel: a fork here would copy the progress bar's running
+    # thread's locks mid-use (Python 3.14 moved Linux to "forkserver" for that reason).
+    with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
         yield from pool.imap_unordered(play_deal, jobs)
 
 
@@ -307,7 +309,7 @@ def our_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--deals", type=positive, default=200)
     parser.add_argument("--think", type=seconds, default=0.1, help="our bot's seconds per move")
     parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--jobs", type=positive, default=max(1, multiprocessing.cpu_count()))
+    parser.add_argument("--jobs", type=positive, default=cores())
 
 
 def main() -> int:

@@ -356,3 +356,16 @@ def test_a_long_game_is_played_out_and_only_a_stalled_one_is_refused(monkeypatch
     with pytest.raises(BonesError, match="stopped after 3 hands: no side scored in the "
                                          "last 3"):
         referee.run_job(job)
+
+
+@pytest.mark.parametrize("command", ["simulate", "arena", "lab"])
+def test_jobs_default_to_the_cores_this_process_may_use_not_the_machines(monkeypatch, command):
+    """A container or ``taskset`` may allow 1 CPU of 64: more workers than that only wait."""
+    import os
+
+    from bones.cli.main import build_parser
+
+    monkeypatch.delattr(os, "process_cpu_count", raising=False)
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {5}, raising=False)
+    monkeypatch.setattr(os, "cpu_count", lambda: 64)
+    assert build_parser().parse_args([command]).jobs == 1

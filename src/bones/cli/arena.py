@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 
 from rich.console import Console
@@ -12,6 +11,7 @@ from rich.table import Table
 
 from bones.ai.base import LEVELS
 from bones.cli.common import (
+    cores,
     counted,
     fresh_seed,
     held_interrupts,
@@ -52,9 +52,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                    help="deals to play (each is played once per rotation; default 200)")
     p.add_argument("--think", type=seconds, default=0.1, metavar="SECONDS",
                    help="time per move for search and outside bots (default 0.1)")
-    p.add_argument("--jobs", type=positive, default=os.cpu_count() or 1, metavar="J",
+    p.add_argument("--jobs", type=positive, default=cores(), metavar="J",
                    help="worker processes; seeded results do not depend on it (default: "
-                   "every core)")
+                   "every core it may use)")
     p.add_argument("--seed", type=seed_value, default=None, help="seed (default: random, printed)")
     p.add_argument("--sprt", action="store_true",
                    help="stop early once an SPRT (p0 0.5, p1 0.55, alpha = beta = 0.05) on "

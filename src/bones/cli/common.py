@@ -7,6 +7,7 @@ import argparse
 import contextlib
 import json
 import math
+import os
 import random
 import signal
 import threading
@@ -67,6 +68,20 @@ def _whole(text: str, least: int, said: str) -> int:
     if value < least:
         raise argparse.ArgumentTypeError(f"must be {said}, not {value}")
     return value
+
+
+def cores() -> int:
+    """The CPUs this process may run on, the default number of worker processes: its
+    affinity where the system keeps one (a container or ``taskset`` may allow fewer than
+    the machine has, and a worker more than that only waits its turn)."""
+    counted = getattr(os, "process_cpu_count", None)  # Python 3.13 and later
+    if counted is not None:
+        found: int | None = counted()
+        return found or 1
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # no affinity here (macOS, Windows)
+        return os.cpu_count() or 1
 
 
 def positive(text: str) -> int:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -20,6 +19,7 @@ from rich.console import Console
 from rich.table import Table
 
 from bones.cli.common import (
+    cores,
     fresh_seed,
     nonempty_path,
     positive,
@@ -57,22 +57,15 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                    help="random hands per rule set (default: 200000)")
     p.add_argument("--seed", type=seed_value, help="seed (default: a random one, printed with the "
                    "results)")
-    p.add_argument("--jobs", type=positive, default=_cores(), metavar="J",
+    p.add_argument("--jobs", type=positive, default=cores(), metavar="J",
                    help="worker processes; the results do not depend on it "
-                   "(default: all cores)")
+                   "(default: every core it may use)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--plot", metavar="DIR", type=nonempty_path,
                    help="write lab-<metric>.png and .svg into DIR, with error bars")
     p.add_argument("--quiet", action="store_true", help="no progress bar, no list of plots")
     add_rules_arguments(p)
     p.set_defaults(run=run, long_run=True)
-
-
-def _cores() -> int:
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
 
 
 def run(args: argparse.Namespace) -> int:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import functools
 import json
-import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -19,6 +18,7 @@ from rich.table import Table
 
 from bones.ai.base import LEVELS
 from bones.cli.common import (
+    cores,
     counted,
     fresh_seed,
     held_interrupts,
@@ -66,9 +66,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--record", metavar="PATH", type=nonempty_path,
                    help="save the records: PATH.json for a single game, else a directory of "
                    "game-0001.json, ...")
-    p.add_argument("--jobs", type=positive, default=os.cpu_count() or 1, metavar="J",
+    p.add_argument("--jobs", type=positive, default=cores(), metavar="J",
                    help="worker processes; results equal those of one process (default: "
-                   "every core)")
+                   "every core it may use)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     add_rules_arguments(p)
