@@ -1,6 +1,7 @@
 """``bones rules``: every preset and option listed, one preset in full, unknown names refused."""
 
 import argparse
+import contextlib
 import json
 import subprocess
 import sys
@@ -10,9 +11,9 @@ import pytest
 
 from bones.cli.main import main
 from bones.cli.options import add_rules_arguments, rules_from_args
-from bones.cli.rules import OPTIONS
+from bones.cli.rules import MEANINGS
 from bones.engine.errors import RulesError
-from bones.engine.rules import OPTION_NAMES, PRESET_SOURCES, PRESETS
+from bones.engine.rules import OPTION_NAMES, PRESET_SOURCES, PRESETS, rules_from_json
 
 
 def rules(capsys, *args: str) -> str:
@@ -22,8 +23,36 @@ def rules(capsys, *args: str) -> str:
     return out
 
 
-def test_every_option_of_the_engine_has_values_and_a_meaning():
-    assert list(OPTIONS) == list(OPTION_NAMES)
+def test_every_option_of_the_engine_has_a_meaning():
+    assert list(MEANINGS) == list(OPTION_NAMES)
+
+
+#: Rules a value of any one option can be dealt with (each value fits at least one).
+_ROOMY = ({}, {"players": 4}, {"set": 18, "hand_size": 2, "players": 4})
+
+
+def _taken(name: str, value: object) -> bool:
+    """Whether some roomy rules take ``value`` for ``name``."""
+    for base in _ROOMY:
+        with contextlib.suppress(RulesError):
+            return getattr(rules_from_json({**base, name: value}), name) == value
+    return False
+
+
+@pytest.mark.parametrize("name", OPTION_NAMES)
+def test_the_values_rules_json_lists_are_the_values_the_engine_takes(capsys, name):
+    """``choices`` and ``least`` are for programs that build rules: every value listed is
+    taken, the whole number under ``least`` is refused, and so is a whole number where
+    there is no ``least`` and it is not a choice."""
+    option = {o["name"]: o for o in json.loads(rules(capsys, "--json"))["options"]}[name]
+    assert all(_taken(name, value) for value in option["choices"])
+    least = option["least"]
+    if least is not None:
+        assert _taken(name, least) and _taken(name, least + 1)
+        assert not _taken(name, least - 1)
+    else:
+        assert not _taken(name, max(v for v in [0, *option["choices"]] if type(v) is int) + 1)
+    assert option["values"].count(",") + 1 == len(option["choices"]) + (least is not None)
 
 
 def test_listing_names_every_preset_with_its_source_and_every_option(capsys):

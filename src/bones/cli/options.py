@@ -6,12 +6,19 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from bones.cli.rules import OPTIONS
+from bones.cli.rules import MEANINGS, values_in_words
 from bones.engine.errors import RulesError
-from bones.engine.rules import OPTION_NAMES, PRESETS, Rules, read_whole, rules_from_json
+from bones.engine.rules import (
+    BOOLEANS,
+    OPTION_NAMES,
+    PRESETS,
+    Rules,
+    read_whole,
+    rules_from_json,
+)
 from bones.record.reader import is_unreadable, json_fault, strict_json
 
-_BOOLEAN = ("partnerships", "draw", "call_block")
+_BOOLEAN = BOOLEANS
 _INTEGER = ("set", "players", "reserve", "ante")
 _INT_OR_WORD = ("hand_size", "target")
 
@@ -25,8 +32,7 @@ def add_rules_arguments(parser: argparse.ArgumentParser, default: str = "block")
     )
     for name in OPTION_NAMES:
         flag = "--" + name.replace("_", "-")
-        values, meaning = OPTIONS[name]
-        text = f"{meaning} ({values})".replace("%", "%%")
+        text = f"{MEANINGS[name]} ({values_in_words(name)})".replace("%", "%%")
         if name in _BOOLEAN:
             group.add_argument(flag, dest=name, action=argparse.BooleanOptionalAction,
                                default=None, help=text)

@@ -25,7 +25,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "replay", help="check a game record and print each hand's result",
         description="Read a bones-record/1 file, replay every move through the engine, and "
         "print each hand's result and the game score. Exit 1 if the record breaks a rule "
-        "(one line naming the hand and move), 2 if it is not a record at all.",
+        "(one line naming the hand and move), 2 if it is not a record at all, or for a flag "
+        "it cannot take (an unknown one, a --seat the record does not have, --seat or --top "
+        "without --review).",
     )
     p.add_argument("file", metavar="FILE", type=nonempty_path, help="the record (JSON)")
     p.add_argument("--json", action="store_true", help="print one JSON object")

@@ -12,46 +12,51 @@ import json
 import textwrap
 from typing import Any
 
-from bones.engine.rules import OPTION_NAMES, PRESET_SOURCES, PRESETS, Rules, preset
+from bones.engine.rules import OPTION_NAMES, PRESET_SOURCES, PRESETS, Rules, allowed, preset
 
 WIDTH = 80
 
-#: option -> (values, meaning), after the options table of ``spec/rules.md``.
-OPTIONS: dict[str, tuple[str, str]] = {
-    "set": ("6, 9, 12, 15, 18", "highest pip value of the set (double-six, ...)"),
-    "players": ("2 or more", "number of seats"),
-    "partnerships": ("false, true", "true: exactly 4 players, seats 0+2 against 1+3"),
-    "hand_size": ('integer >= 1, "standard", "pool"',
-                  '"standard": 7 for 2 players, 5 for 3 or 4 (double-six only); "pool": the '
-                  "largest equal hands that leave at least 8 tiles undealt"),
-    "draw": ("false, true", "false: Block (undealt tiles stay out of play); true: Draw (a "
-             "player who cannot play draws)"),
-    "reserve": ("integer >= 0", "Draw only: tiles the boneyard keeps that are never drawn"),
-    "call_block": ("false, true", "Draw only: true ends the hand as blocked as soon as the "
-                   "layout is dead, instead of drawing down to the reserve"),
-    "lead": ('"lots", "highest-double", "heaviest"',
-             "who leads the first hand: by drawing lots; the holder of the highest double "
-             "dealt (else no_double decides); the holder of the heaviest tile dealt"),
-    "opening": ('"any", "highest-double", "top-double"',
-                "the tile the leader must set first: any; the highest double dealt; the set's "
-                "top double (its holder leads)"),
-    "no_double": ('"redeal", "heaviest"', "when the opening needs a double that was not "
-                  "dealt: deal again; or the heaviest tile's holder leads and sets it"),
-    "next_lead": ('"left", "winner", "same"',
-                  "who leads later hands: the seat left of the previous leader; the previous "
-                  "hand's winner; or the lead rule applied afresh"),
-    "spinner": ('"none", "first-double"', "first-double: the first double on the layout "
-                "opens up and down arms once both its sides are covered"),
-    "score": ('"others-minus-own", "others"', "points for the side that wins a hand: the "
-              "others' counts minus its own; or the others' counts"),
-    "target": ('integer >= 1, "pagat"', "the game ends after the hand in which a side "
-               'reaches it; "pagat": 100 with two sides, 61 with more'),
-    "ante": ("integer >= 0", "chips each player puts in the pool; 0 means no pool"),
-    "pool": ('"hand", "game"', "when the pool is paid and refilled: every hand (its winner "
-             "takes it), or once a game (the game's winner takes it)"),
-    "pool_tie": ('"split", "carry"', 'with pool "hand", a tied hand: the pool is divided '
-                 "among the tied sides; or it all stays for the next hand"),
+#: option -> meaning, after the options table of ``spec/rules.md``; the values each takes
+#: come from the engine (``allowed``).
+MEANINGS: dict[str, str] = {
+    "set": "highest pip value of the set (double-six, ...)",
+    "players": "number of seats",
+    "partnerships": "true: exactly 4 players, seats 0+2 against 1+3",
+    "hand_size": '"standard": 7 for 2 players, 5 for 3 or 4 (double-six only); "pool": the '
+                 "largest equal hands that leave at least 8 tiles undealt",
+    "draw": "false: Block (undealt tiles stay out of play); true: Draw (a player who cannot "
+            "play draws)",
+    "reserve": "Draw only: tiles the boneyard keeps that are never drawn",
+    "call_block": "Draw only: true ends the hand as blocked as soon as the layout is dead, "
+                  "instead of drawing down to the reserve",
+    "lead": "who leads the first hand: by drawing lots; the holder of the highest double dealt "
+            "(else no_double decides); the holder of the heaviest tile dealt",
+    "opening": "the tile the leader must set first: any; the highest double dealt; the set's "
+               "top double (its holder leads)",
+    "no_double": "when the opening needs a double that was not dealt: deal again; or the "
+                 "heaviest tile's holder leads and sets it",
+    "next_lead": "who leads later hands: the seat left of the previous leader; the previous "
+                 "hand's winner; or the lead rule applied afresh",
+    "spinner": "first-double: the first double on the layout opens up and down arms once both "
+               "its sides are covered",
+    "score": "points for the side that wins a hand: the others' counts minus its own; or the "
+             "others' counts",
+    "target": 'the game ends after the hand in which a side reaches it; "pagat": 100 with two '
+              "sides, 61 with more",
+    "ante": "chips each player puts in the pool; 0 means no pool",
+    "pool": "when the pool is paid and refilled: every hand (its winner takes it), or once a "
+            "game (the game's winner takes it)",
+    "pool_tie": 'with pool "hand", a tied hand: the pool is divided among the tied sides; or it '
+                "all stays for the next hand",
 }
+
+
+def values_in_words(name: str) -> str:
+    """What option ``name`` may be, as ``bones rules`` and the flags' help say it:
+    ``integer >= 1, "standard", "pool"``."""
+    fixed, least = allowed(name)
+    return ", ".join(([f"integer >= {least}"] if least is not None else [])
+                     + [json.dumps(value) for value in fixed])
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -103,9 +108,9 @@ def everything_text() -> str:
     lines += ["", "Options (give any as a flag: --hand-size 5, --draw, --no-draw):", ""]
     default = Rules()
     for name in OPTION_NAMES:
-        values, meaning = OPTIONS[name]
-        lines.append(f"  {name}: {values}; default {_value(getattr(default, name))}")
-        lines += _wrap(meaning, 6)
+        lines.append(f"  {name}: {values_in_words(name)}; "
+                     f"default {_value(getattr(default, name))}")
+        lines += _wrap(MEANINGS[name], 6)
     return "\n".join(lines)
 
 
@@ -133,7 +138,8 @@ def everything_json() -> dict[str, Any]:
     default = Rules()
     return {
         "presets": [preset_json(name) for name in PRESETS],
-        "options": [{"name": name, "values": OPTIONS[name][0],
-                     "default": getattr(default, name), "meaning": OPTIONS[name][1]}
+        "options": [{"name": name, "values": values_in_words(name),
+                     "choices": list(allowed(name)[0]), "least": allowed(name)[1],
+                     "default": getattr(default, name), "meaning": MEANINGS[name]}
                     for name in OPTION_NAMES],
     }

@@ -141,9 +141,32 @@ def is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+#: The options that are true or false.
+BOOLEANS = ("partnerships", "draw", "call_block")
 #: The least whole number each numeric option may be (``target`` and ``hand_size`` may
 #: also be words); any larger one is a value of the option, dealable or not.
 LEAST: dict[str, int] = {"players": 2, "reserve": 0, "ante": 0, "target": 1, "hand_size": 1}
+
+
+def allowed(name: str) -> tuple[tuple[bool | int | str, ...], int | None]:
+    """The values option ``name`` may take, for a program that builds rules: the fixed ones
+    (the sets, ``false``/``true``, the named values), and the least whole number from which
+    every whole number is allowed too (``None`` where none is).
+
+    >>> allowed("target")
+    (('pagat',), 1)
+    """
+    if name == "set":
+        return SETS, None
+    if name in _CHOICES:
+        return _CHOICES[name], None
+    if name in LEAST:
+        words = {"hand_size": get_args(get_args(HandSize)[1]),
+                 "target": get_args(get_args(Target)[1])}
+        return words.get(name, ()), LEAST[name]
+    if name in BOOLEANS:
+        return (False, True), None
+    raise RulesError(name, "is not an option of the rules")
 
 
 def read_whole(text: str) -> int | None:
@@ -171,7 +194,7 @@ def _validate(r: Rules) -> None:
     if not is_int(r.players) or r.players < LEAST["players"]:
         raise _fail("players", f"must be a whole number of at least {LEAST['players']}, "
                     f"not {r.players!r}")
-    for name in ("partnerships", "draw", "call_block"):
+    for name in BOOLEANS:
         if not isinstance(getattr(r, name), bool):
             raise _fail(name, f"must be true or false, not {getattr(r, name)!r}")
     for name in ("reserve", "ante"):
