@@ -35,7 +35,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = Parser(
         prog="bones",
         description="Dominoes: Draw, Block and Domino Pool. Play in the terminal, replay and "
-        "check game records, simulate bots.",
+        "check game records, list the rules, simulate and measure bots in duplicate matches, "
+        "study rule sets in the lab, and run a bot for other programs.",
     )
     parser.add_argument("--version", action="version", version=f"bones {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")

@@ -59,7 +59,7 @@ def parse_tile(text: object, top: int | None = None) -> Tile:
     parts = text.split("-")
     if len(parts) != 2 or not all(p.isdigit() and p.isascii() and (p == "0" or p[0] != "0")
                                   for p in parts):
-        raise ValueError(f'"{text}" is not a tile (write it as "6-4")')
+        raise ValueError(f'"{text}" is not a tile: a tile is two numbers and a dash, such as "6-4"')
     t = tile(int(parts[0]), int(parts[1]))
     if top is not None and t.high > top:
         raise ValueError(f'{t} is not in the double-{top} set')

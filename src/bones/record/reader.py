@@ -281,7 +281,8 @@ def read_move(obj: object, hidden_draws: bool = False) -> Move:
 def _tile(text: object) -> Tile:
     """A record's tile string: exactly ``"a-b"`` (either order), no surrounding spaces."""
     if isinstance(text, str) and text != text.strip():
-        raise ValueError(f'"{text}" is not a tile (write it as "6-4", without spaces)')
+        raise ValueError(f'"{text}" is not a tile: a tile is two numbers and a dash, such as '
+                         '"6-4", without spaces')
     return parse_tile(text)
 
 
