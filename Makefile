@@ -22,8 +22,10 @@ $(RUN_STAMP): $(SOURCES) | $(BIN)/python
 	touch $@
 
 $(DEV_STAMP): $(SOURCES) | $(BIN)/python
-	$(BIN)/python -m pip install --quiet --only-binary open_spiel -e '.[dev,openspiel]' 2>/dev/null \
-	  || { echo "make: no OpenSpiel wheel for this Python and platform; its test will be skipped"; \
+	$(BIN)/python -m pip install --quiet --only-binary open_spiel -e '.[dev,openspiel]' \
+	    2>$(VENV)/openspiel.log \
+	  || { echo "make: OpenSpiel not installed, its test will be skipped ($$(grep ERROR \
+	         $(VENV)/openspiel.log | tail -n 1))"; \
 	       $(BIN)/python -m pip install --quiet -e '.[dev]'; }
 	touch $(RUN_STAMP) $@
 
