@@ -602,7 +602,10 @@ def test_at_a_shared_keyboard_a_hand_leaves_the_screen_with_its_move() -> None:
 @pytest.mark.parametrize("flags", [["--players", "1"], ["--seats", "human,robot"],
                                    ["--seed", "soon"], ["--seed", "-1"],
                                    ["--rules", "no-such-preset"],
-                                   ["--seats", "human,greedy", "--players", "3"]])
+                                   ["--seats", "human,greedy", "--players", "3"],
+                                   ["--names", "N" * 200], ["--names", "A\tB"],
+                                   ["--names", "Ana,Ana"], ["--resume", "no-such.json"],
+                                   ["--resume", "x.json", "--rules", "draw"]])
 def test_a_bad_flag_prints_one_line_and_fails(flags: list[str]) -> None:
     done = subprocess.run([*BONES, "play", *flags], capture_output=True, text=True,
                           check=False, stdin=subprocess.DEVNULL, timeout=20)
@@ -722,3 +725,36 @@ def test_a_person_plays_a_whole_game_against_the_expert_and_an_outside_bot():
     child.expect(pexpect.EOF)
     text = plain(transcript(child))
     assert "Expert" in text and "Bot 3" in text and "Traceback" not in text
+
+
+def test_a_game_left_mid_hand_is_taken_up_at_the_same_turn_with_resume(tmp_path: Path) -> None:
+    """Quit with --record after two plays; --resume shows the same layout and hand, and
+    the game plays on to its end, saved back to the same file."""
+    path = tmp_path / "sunday.json"
+    child = spawn("--seed", "3", "--record", str(path))
+    for _ in range(2):
+        child.expect(MOVE)
+        child.sendline("1")
+    child.expect(MOVE)
+    left = current_screen(child)
+    child.sendline("quit")
+    child.expect(r"Quit this game\? \[y/N\] ")
+    child.sendline("y")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0 and "Record saved to" in transcript(child)
+    child = spawn("--resume", str(path))
+    child.expect(MOVE)
+    taken_up = current_screen(child)
+    for part in ("Layout", "Your hand"):  # the same table from the same seat
+        section = [line for line in left.splitlines() if line.startswith(part)]
+        assert section and section == [line for line in taken_up.splitlines()
+                                       if line.startswith(part)]
+    layout = left.split("Layout", 1)[1].split("\n\n", 1)[0]
+    assert layout in taken_up
+    child.sendline("1")
+    game = play_through(child)
+    assert game.status == 0 and game.final
+    assert "Seed 3: the same seed" in game.text
+    _, saved = read_file(path)
+    assert saved.finished and saved.scores == tuple(final_scores(game.final).values())

@@ -9,6 +9,7 @@ to keep the record of the game so far.
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from rich.console import Console
@@ -18,12 +19,16 @@ from bones.cli.common import Terminated, fresh_seed, nonempty_path, seconds, see
 from bones.cli.options import add_rules_arguments, rules_from_args
 from bones.engine.errors import BonesError
 from bones.engine.game import Game, new_game
-from bones.engine.rules import Rules
+from bones.engine.rules import OPTION_NAMES, Rules
 from bones.record.files import holds_something, reason, write_whole
 from bones.record.writer import dump, record_of
-from bones.tui.seats import DEFAULT_BOT, HUMAN, Seating, parse_seats, seating
+from bones.tui.resume import Resumed, resume
+from bones.tui.seats import DEFAULT_BOT, HUMAN, Seating, checked_seats, parse_seats, seating
 from bones.tui.table import QuitGame, Table
 from bones.tui.terminal import Terminal
+
+#: The rules of a game when neither --rules nor --resume says.
+DEFAULT_RULES = "block"
 
 DESCRIPTION = """\
 Play dominoes in the terminal. Each turn shows the layout with its open arms, your hand
@@ -47,13 +52,15 @@ examples:
   bones play --rules pool --players 4 --spinner first-double --target 150
   bones play --seats human,human,greedy,greedy --partnerships --names Ana,Ben
   bones play --rules pagat-draw --record game.json
+  bones play --resume game.json        # go on with a game saved there
   bones play --rules my-rules.json
 
 exit status: 0 when the game ends or you quit (or input ends), 130 after Ctrl-C
 (143 after SIGTERM, which saves to --record without asking), 1 for bad rules, seats
-or names, or a record that cannot be (or you chose not to be) written, 2 for a flag
-that is unknown, lacks its value or has one that cannot be (--seed, --think,
---record); each refusal is one line saying which."""
+or names, a record that cannot be (or you chose not to be) written, or one --resume
+cannot take up (a game over, a rule broken), 2 for a flag that is unknown, lacks its
+value or has one that cannot be (--seed, --think, --record), or that would change a
+resumed game's rules or deals; each refusal is one line saying which."""
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -78,8 +85,13 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     table.add_argument("--record", metavar="PATH", type=nonempty_path,
                        help="save the game record (bones-record/1 JSON) here after every "
                        "hand and when the game ends or is left")
+    table.add_argument("--resume", metavar="FILE", type=nonempty_path,
+                       help="take up the game recorded in FILE where it was left, with its "
+                       "rules, names and seats (--seats and --names may change these two); "
+                       "it is saved back to FILE unless --record names another file")
     add_rules_arguments(p)
-    p.set_defaults(run=run)
+    # None, not the preset, when --rules is not given: --resume takes the record's rules
+    p.set_defaults(run=run, rules=None)
 
 
 def _rules_and_seats(args: argparse.Namespace) -> tuple[Rules, Seating]:
@@ -87,8 +99,29 @@ def _rules_and_seats(args: argparse.Namespace) -> tuple[Rules, Seating]:
     kinds = parse_seats(args.seats) if args.seats is not None else None
     if kinds is not None and args.players is None:
         args.players = str(len(kinds))
+    if args.rules is None:
+        args.rules = DEFAULT_RULES
     rules = rules_from_args(args)
     return rules, seating(rules.players, kinds, args.names)
+
+
+def _against_resume(args: argparse.Namespace) -> str | None:
+    """The first flag given that a resumed game cannot take: its rules and its deals are
+    the record's."""
+    if args.rules is not None:
+        return "--rules"
+    for name in OPTION_NAMES:
+        if (value := getattr(args, name, None)) is not None:
+            return ("--no-" if value is False else "--") + name.replace("_", "-")
+    return "--seed" if args.seed is not None else None
+
+
+def _resumed_seating(args: argparse.Namespace, resumed: Resumed) -> Seating:
+    """The record's seats and names, changed by ``--seats`` and ``--names``."""
+    kinds = (parse_seats(args.seats) if args.seats is not None
+             else checked_seats(resumed.kinds, "--resume: the record's x-seats")
+             if resumed.kinds is not None else None)
+    return seating(resumed.record.rules.players, kinds, args.names, resumed.record.players)
 
 
 class _Recorder:
@@ -96,18 +129,24 @@ class _Recorder:
     game is over or left (``final``): a record saved after each hand is a file the players
     can read, and the seed deals the hands still to come."""
 
-    def __init__(self, seats: Seating, seed: int,
-                 played_for: list[dict[str, object]] | None = None) -> None:
+    def __init__(self, seats: Seating, seed: int | None,
+                 played_for: list[dict[str, object]] | None = None,
+                 kept: tuple[tuple[str, object], ...] = ()) -> None:
         self.seats = seats
+        #: The seed that deals the whole game, if one does (a game resumed without its
+        #: seed had its first hands dealt by another).
         self.seed = seed
         #: The table's plays made for outside bots (``Table.played_for``), kept in step.
         self.played_for = played_for if played_for is not None else []
+        #: A resumed record's own other fields (a comment, when it started).
+        self.kept = kept
 
     def text(self, game: Game, final: bool) -> str:
-        extra: tuple[tuple[str, object], ...] = (("x-seats", list(self.seats.kinds)),)
+        extra: tuple[tuple[str, object], ...] = (*self.kept,
+                                                 ("x-seats", list(self.seats.kinds)))
         if self.played_for:  # which plays an outside bot did not make, and why
             extra = (*extra, ("x-played-for", list(self.played_for)))
-        if final:
+        if final and self.seed is not None:
             extra = (("seed", self.seed), *extra)
         return dump(record_of(game, self.seats.names, extra))
 
@@ -123,16 +162,26 @@ class NotSaved(BonesError):
 
 
 def run(args: argparse.Namespace) -> int:
-    seed = args.seed if args.seed is not None else fresh_seed()
-    rules, seats = _rules_and_seats(args)
-    path: str | None = args.record
+    resumed: Resumed | None = None
+    if args.resume is not None:
+        if (flag := _against_resume(args)) is not None:
+            print(f"bones: {flag} goes against --resume: the game keeps its rules and deals",
+                  file=sys.stderr)
+            return 2
+        resumed = resume(args.resume)
+        rules, seats = resumed.record.rules, _resumed_seating(args, resumed)
+        seed = resumed.seed if resumed.seed is not None else fresh_seed()
+    else:
+        seed = args.seed if args.seed is not None else fresh_seed()
+        rules, seats = _rules_and_seats(args)
+    path: str | None = args.record if args.record is not None else args.resume
     terminal = Terminal(Console(highlight=False))
     # asked before the first screen clears, and before any bot is started or file written
     try:
         if (small := terminal.too_small()) is not None:
             terminal.say(small)
             terminal.ask("Press Enter to play anyway ")
-        if path and holds_something(Path(path)) \
+        if path and path != args.resume and holds_something(Path(path)) \
                 and not terminal.confirm(f"{path} already exists. Replace it with this game?"):
             terminal.say("Nothing played; choose another --record file.")
             return 1
@@ -141,13 +190,22 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         terminal.say("")
         return 130
+    replayable = resumed is None or resumed.seed is not None
+    recorder = _Recorder(seats, seed if replayable else None,
+                         kept=resumed.kept if resumed is not None else ())
     if path:  # a path that cannot be written fails before any bot is started
-        _Recorder(seats, seed).save(new_game(rules), path, final=False)
+        recorder.played_for = resumed.played_for if resumed is not None else []
+        recorder.save(resumed.game if resumed is not None else new_game(rules), path,
+                      final=False)
     table = Table(rules, seats, seed, terminal,
                   after_hand=(lambda game: recorder.save(game, path, game.finished))
                   if path else None,
-                  think=args.think)
-    recorder = _Recorder(seats, seed, table.played_for)
+                  think=args.think,
+                  game=resumed.game if resumed is not None else None,
+                  deals=resumed.deals if resumed is not None else None,
+                  played_for=resumed.played_for if resumed is not None else None,
+                  replayable=replayable)
+    recorder.played_for = table.played_for
     try:
         table.play_game()
     except NotSaved as exc:  # after a hand: the player may still keep the game elsewhere
@@ -158,7 +216,7 @@ def run(args: argparse.Namespace) -> int:
     except Terminated:  # nobody may be there to answer: no questions, the record kept
         terminal.say("")
         terminal.say("Terminated; leaving the game.")
-        terminal.say(_replay_line(seed))
+        _say_replay(terminal, table.replay_seed)
         if path:
             try:
                 recorder.save(table.game, path)
@@ -173,7 +231,7 @@ def run(args: argparse.Namespace) -> int:
     except EOFError:
         terminal.say("")
         terminal.say("Input ended; leaving the game.")
-        terminal.say(_replay_line(seed))
+        _say_replay(terminal, table.replay_seed)
         if path:
             recorder.save(table.game, path)
             terminal.say(f"Record saved to {path}.")
@@ -190,14 +248,16 @@ def _sentence(exc: Exception) -> str:
     return f"{reason[:1].upper()}{reason[1:]}."
 
 
-def _replay_line(seed: int) -> str:
-    return f"Seed {seed}: the same seed and options deal this game again."
+def _say_replay(terminal: Terminal, seed: int | None) -> None:
+    """Name the seed that deals this game again, if one does."""
+    if seed is not None:
+        terminal.say(f"Seed {seed}: the same seed and options deal this game again.")
 
 
 def _leave(table: Table, recorder: _Recorder, path: str | None, status: int) -> int:
     """Leave a game early, saving its record: to ``--record``, or where the player says."""
     terminal = table.terminal
-    terminal.say(_replay_line(table.seed))
+    _say_replay(terminal, table.replay_seed)
     if path is not None:
         try:
             recorder.save(table.game, path)

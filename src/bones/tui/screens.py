@@ -292,8 +292,10 @@ def _hand_end_rest(game: Game, seating: Seating, width: int) -> list[Text]:
     return lines
 
 
-def game_end_screen(game: Game, seating: Seating, seed: int, width: int) -> list[Text]:
-    """Final scores, the winner, the chips, and the seed that deals this game again."""
+def game_end_screen(game: Game, seating: Seating, seed: int | None,
+                    width: int) -> list[Text]:
+    """Final scores, the winner, the chips, and the seed that deals this game again (if
+    one does: a game resumed without its seed had its first hands dealt by another)."""
     rules = game.rules
     hands = len(game.results)
     lines = [Text(f"Game over after {hands} hand{'' if hands == 1 else 's'}.", "bold")]
@@ -311,5 +313,7 @@ def game_end_screen(game: Game, seating: Seating, seed: int, width: int) -> list
         lines += flow(chips, width, indent=14, first=Text("Chips:        ", "bold"))
     for line in lines:
         line.truncate(width)
+    if seed is None:
+        return lines
     return lines + wrapped(Text(f"Seed {seed}: the same seed and options deal this game "
                                 "again.", QUIET), width)

@@ -43,16 +43,21 @@ class Seating:
 
 def parse_seats(text: str) -> tuple[str, ...]:
     """Read ``--seats``: a comma-separated list of ``human`` and bot levels."""
-    kinds = tuple(part.strip() if part.strip().startswith("cmd:") else part.strip().lower()
-                  for part in text.split(","))
+    return checked_seats(tuple(part.strip() if part.strip().startswith("cmd:")
+                               else part.strip().lower() for part in text.split(",")))
+
+
+def checked_seats(kinds: tuple[str, ...], origin: str = "--seats") -> tuple[str, ...]:
+    """``kinds`` if each is ``human``, a bot level or an outside bot that can start; else a
+    ``BonesError`` naming where the list came from."""
     for kind in kinds:
         if kind != HUMAN and not is_level(kind):
             known = ", ".join((HUMAN, *LEVELS, "cmd:PROGRAM"))
-            raise BonesError(f'--seats: "{kind}" is not a seat (use {known})')
+            raise BonesError(f'{origin}: "{kind}" is not a seat (use {known})')
         if kind.startswith("cmd:"):
             why = cannot_start(kind[4:])
             if why is not None:
-                raise BonesError(f'--seats: bot "{kind}" cannot start: {why}')
+                raise BonesError(f'{origin}: bot "{kind}" cannot start: {why}')
     return kinds
 
 
@@ -79,25 +84,35 @@ def default_names(kinds: Sequence[str]) -> tuple[str, ...]:
 
 
 def seating(players: int, kinds: Sequence[str] | None = None,
-            names: str | None = None) -> Seating:
-    """The seating for ``players`` seats from the flags (either may be left out)."""
+            names: str | None = None, recorded: Sequence[str] | None = None) -> Seating:
+    """The seating for ``players`` seats from the flags (either may be left out); a resumed
+    game's ``recorded`` names stand where ``--names`` gives none."""
     chosen = tuple(kinds) if kinds is not None else default_kinds(players)
     if len(chosen) != players:
         listed = f"{len(chosen)} seat" + ("" if len(chosen) == 1 else "s")
         raise BonesError(f"--seats lists {listed}, but the rules have {players} players")
     shown = list(default_names(chosen))
+    for seat, name in enumerate(recorded or ()):
+        if name:
+            shown[seat] = _shown(name, "--resume: the record's name", "; give --names")
     if names is not None:
         given = [n.strip() for n in names.split(",")]
         if len(given) > players:
             raise BonesError(f"--names lists {len(given)} names for {players} seats")
         for seat, name in enumerate(given):
-            if len(name) > MAX_NAME:
-                raise BonesError(f'--names: "{name}" is longer than {MAX_NAME} characters')
-            if not name.isprintable():
-                raise BonesError(f"--names: {name!r} holds characters that cannot be shown")
             if name:
-                shown[seat] = name
+                shown[seat] = _shown(name, "--names:")
     for seat, name in enumerate(shown):
         if shown.index(name) != seat:
             raise BonesError(f'--names: "{name}" would name two seats')
     return Seating(chosen, tuple(shown))
+
+
+def _shown(name: str, origin: str, remedy: str = "") -> str:
+    """``name`` if a screen can show it whole, else a ``BonesError``."""
+    if len(name) > MAX_NAME:
+        raise BonesError(f'{origin} "{name[:MAX_NAME]}..." is longer than {MAX_NAME} '
+                         f"characters{remedy}")
+    if not name.isprintable() or not name.strip():
+        raise BonesError(f"{origin} {name!r} holds characters that cannot be shown{remedy}")
+    return name

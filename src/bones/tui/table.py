@@ -63,14 +63,23 @@ class Table:
 
     def __init__(self, rules: Rules, seating: Seating, seed: int, terminal: Terminal,
                  after_hand: Callable[[Game], None] | None = None,
-                 think: float = 0.5) -> None:
+                 think: float = 0.5, game: Game | None = None,
+                 deals: random.Random | None = None,
+                 played_for: list[dict[str, object]] | None = None,
+                 replayable: bool = True) -> None:
+        """A new game, or with ``game`` one taken up where it was left (``bones play
+        --resume``): ``deals`` then shuffles the hands still to come (else ``Random(seed)``
+        does), ``played_for`` lists the plays made for outside bots before, and
+        ``replayable`` says whether ``seed`` dealt the hands before too."""
         self.rules = rules
         self.seating = seating
         self.seed = seed
+        #: The seed that deals this whole game again, if one does.
+        self.replay_seed = seed if replayable else None
         self.terminal = terminal
         self.after_hand = after_hand
-        self.game = new_game(rules)
-        self._deals = random.Random(seed)
+        self.game = game if game is not None else new_game(rules)
+        self._deals = deals if deals is not None else random.Random(seed)
         #: What outside bots did wrong this hand, held until the hand is over: a fault
         #: quotes the bot's reply, which names a tile it holds ("illegal reply: 6-4 ...").
         self._bot_faults = io.StringIO()
@@ -83,7 +92,7 @@ class Table:
         #: Each play the table made for an outside bot (a late, missing or illegal reply),
         #: as ``{"hand", "seat", "move", "why"}``, hand and move counted from 1: the bot
         #: protocol has the referee record them, and the game's record carries them.
-        self.played_for: list[dict[str, object]] = []
+        self.played_for: list[dict[str, object]] = list(played_for or ())
         self._faults = PlayedFor(self._bots)
 
     # -- the loop ------------------------------------------------------------------------
@@ -100,7 +109,8 @@ class Table:
 
     def _play_game(self) -> Game:
         while not self.game.finished:
-            self.game = deal_hand(self.game, self._deals)
+            if self.game.current is None:  # a resumed game may be in the middle of a hand
+                self.game = deal_hand(self.game, self._deals)
             self._play_hand()
             self.played_for.extend(self._faults.hand(len(self.game.results)))
             if self.after_hand is not None:
@@ -109,7 +119,7 @@ class Table:
             self._tell_bot_faults()
             if self.seating.humans:
                 self._between_hands()
-        self.terminal.show(game_end_screen(self.game, self.seating, self.seed,
+        self.terminal.show(game_end_screen(self.game, self.seating, self.replay_seed,
                                            self.terminal.width))
         return self.game
 

@@ -1,0 +1,136 @@
+"""``bones play --resume FILE``: a game taken up from its record where it was left."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bones.cli.main import main
+from bones.record.reader import read_file
+
+BOTS = ["--seats", "greedy,greedy", "--think", "0.05"]
+
+
+def _whole_game(tmp_path: Path, seed: int = 5, *flags: str) -> dict:
+    path = tmp_path / "whole.json"
+    assert main(["play", *BOTS, "--seed", str(seed), "--record", str(path), *flags]) == 0
+    return json.loads(path.read_text())
+
+
+def _left_at(doc: dict, hands: int, moves: int, path: Path, seed: bool = True) -> Path:
+    """The record ``doc`` cut to ``hands`` whole hands and ``moves`` moves of the next."""
+    cut = dict(doc, hands=[*doc["hands"][:hands],
+                           dict(doc["hands"][hands], moves=doc["hands"][hands]["moves"][:moves])])
+    if not seed:
+        del cut["seed"]
+    path.write_text(json.dumps(cut))
+    return path
+
+
+def _deals(doc: dict) -> list[tuple[object, object]]:
+    return [(hand["deal"], hand["boneyard"]) for hand in doc["hands"]]
+
+
+def test_a_game_left_with_its_seed_goes_on_with_the_deals_it_would_have_had(tmp_path, capsys):
+    whole = _whole_game(tmp_path)
+    assert len(whole["hands"]) >= 4  # a game long enough to cut
+    left = _left_at(whole, 2, 3, tmp_path / "left.json")
+    capsys.readouterr()
+    assert main(["play", "--resume", str(left), *BOTS]) == 0
+    resumed = json.loads(left.read_text())  # saved back where it came from
+    assert resumed["hands"][:2] == whole["hands"][:2]
+    assert resumed["hands"][2]["moves"][:3] == whole["hands"][2]["moves"][:3]
+    shared = min(len(whole["hands"]), len(resumed["hands"]))
+    assert _deals(resumed)[:shared] == _deals(whole)[:shared]
+    assert resumed["seed"] == whole["seed"] == 5
+    assert resumed["x-seats"] == ["greedy", "greedy"]
+    read_file(left)  # and it is a valid record of a finished game
+    assert "Seed 5: the same seed" in capsys.readouterr().out
+
+
+def test_a_game_left_without_its_seed_is_dealt_on_from_another_and_names_none(tmp_path,
+                                                                              capsys):
+    whole = _whole_game(tmp_path)
+    left = _left_at(whole, 1, 0, tmp_path / "left.json", seed=False)
+    capsys.readouterr()
+    assert main(["play", "--resume", str(left), *BOTS]) == 0
+    resumed = json.loads(left.read_text())
+    assert resumed["hands"][0] == whole["hands"][0]
+    assert "seed" not in resumed  # no one seed deals this game
+    _, game = read_file(left)
+    assert game.finished
+    assert "Seed " not in capsys.readouterr().out
+
+
+def test_a_seed_that_did_not_deal_the_record_is_not_kept(tmp_path, capsys):
+    whole = _whole_game(tmp_path)
+    left = _left_at(whole, 1, 2, tmp_path / "left.json")
+    doc = json.loads(left.read_text())
+    left.write_text(json.dumps(dict(doc, seed=6)))
+    assert main(["play", "--resume", str(left), *BOTS]) == 0
+    assert "seed" not in json.loads(left.read_text())
+
+
+def test_the_records_names_comment_and_plays_made_for_bots_are_kept(tmp_path, capsys):
+    whole = _whole_game(tmp_path, 5, "--names", "Ana,Ben")
+    left = _left_at(whole, 1, 1, tmp_path / "left.json")
+    made = [{"hand": 1, "seat": 1, "move": 1, "why": "no reply within 1.1 s"}]
+    doc = json.loads(left.read_text())
+    left.write_text(json.dumps(dict(doc, comment="Sunday", **{"x-played-for": made})))
+    assert main(["play", "--resume", str(left), *BOTS]) == 0
+    resumed = json.loads(left.read_text())
+    assert resumed["players"] == ["Ana", "Ben"]
+    assert resumed["comment"] == "Sunday" and resumed["x-played-for"] == made
+    assert main(["play", "--resume", str(_left_at(whole, 1, 1, tmp_path / "again.json")),
+                 *BOTS, "--names", ",Cy"]) == 0
+    assert json.loads((tmp_path / "again.json").read_text())["players"] == ["Ana", "Cy"]
+
+
+def test_resuming_to_another_record_file_leaves_the_first_as_it_was(tmp_path, capsys):
+    whole = _whole_game(tmp_path)
+    left = _left_at(whole, 1, 1, tmp_path / "left.json")
+    before = left.read_text()
+    out = tmp_path / "on.json"
+    assert main(["play", "--resume", str(left), *BOTS, "--record", str(out)]) == 0
+    assert left.read_text() == before
+    assert read_file(out)[1].finished
+
+
+@pytest.mark.parametrize("flag", [["--rules", "draw"], ["--target", "50"], ["--seed", "1"],
+                                  ["--no-draw"], ["--players", "3"]])
+def test_flags_that_would_change_the_rules_or_deals_go_against_resume(tmp_path, capsys, flag):
+    left = _left_at(_whole_game(tmp_path), 1, 1, tmp_path / "left.json")
+    before = left.read_text()
+    capsys.readouterr()
+    assert main(["play", "--resume", str(left), *BOTS, *flag]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == (f"bones: {flag[0]} goes against --resume: the game keeps "
+                                 "its rules and deals\n")
+    assert left.read_text() == before
+
+
+def test_a_finished_game_broken_record_or_bad_seats_is_one_line_and_changes_nothing(
+        tmp_path, capsys):
+    whole = _whole_game(tmp_path)
+    finished = tmp_path / "whole.json"
+    broken = tmp_path / "broken.json"
+    doc = json.loads(_left_at(whole, 1, 1, broken).read_text())
+    doc["hands"][1]["moves"][0]["play"] = "9-9"
+    broken.write_text(json.dumps(doc))
+    seats = _left_at(whole, 1, 1, tmp_path / "seats.json")
+    seats.write_text(json.dumps(dict(json.loads(seats.read_text()), **{"x-seats": ["robot",
+                                                                                   "greedy"]})))
+    names = _left_at(whole, 1, 1, tmp_path / "names.json")
+    names.write_text(json.dumps(dict(json.loads(names.read_text()), players=["A\x1b", "B"])))
+    for path, said in [(finished, "that game is over"), (broken, "hand 2, move 1"),
+                       (seats, '"robot" is not a seat'),
+                       (names, "holds characters that cannot be shown; give --names"),
+                       (tmp_path / "none.json", "cannot read")]:
+        before = path.read_bytes() if path.exists() else None
+        capsys.readouterr()
+        assert main(["play", "--resume", str(path)]) in (1, 2), path
+        out, err = capsys.readouterr()
+        assert out == "" and err.count("\n") == 1 and said in err, err
+        assert (path.read_bytes() if path.exists() else None) == before
