@@ -134,3 +134,33 @@ def test_a_finished_game_broken_record_or_bad_seats_is_one_line_and_changes_noth
         out, err = capsys.readouterr()
         assert out == "" and err.count("\n") == 1 and said in err, err
         assert (path.read_bytes() if path.exists() else None) == before
+
+
+@pytest.mark.parametrize("preset", ["block", "draw", "pagat-block", "pagat-draw", "puerto-rico",
+                                    "pool"])
+def test_every_preset_resumes_from_any_point_to_a_valid_finished_game(tmp_path, capsys, preset):
+    """Cut a whole game of each preset at a random hand and move (partnerships and a
+    pool among them), resume it with bots, and the record that comes back is valid, ends
+    the game and starts with every hand and move that was cut."""
+    import random
+
+    players = {"block": 2, "draw": 3, "pagat-block": 4, "pagat-draw": 2, "puerto-rico": 2,
+               "pool": 4}[preset]
+    partners = ["--partnerships"] if preset == "pagat-block" else []
+    path = tmp_path / "whole.json"
+    seats = ",".join(["greedy"] * players)
+    assert main(["play", "--seats", seats, "--rules", preset, *partners, "--seed", "11",
+                 "--record", str(path)]) == 0
+    whole = json.loads(path.read_text())
+    rng = random.Random(preset)
+    for trial in range(3):
+        hands = rng.randrange(len(whole["hands"]))
+        moves = rng.randrange(len(whole["hands"][hands]["moves"]) + 1)
+        left = _left_at(whole, hands, moves, tmp_path / f"left{trial}.json")
+        assert main(["play", "--resume", str(left), "--seats", seats]) == 0
+        resumed = json.loads(left.read_text())
+        _, game = read_file(left)
+        assert game.finished
+        assert resumed["hands"][:hands] == whole["hands"][:hands]
+        assert resumed["hands"][hands]["moves"][:moves] == whole["hands"][hands]["moves"][:moves]
+        assert resumed.get("seed") == 11
