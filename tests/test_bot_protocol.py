@@ -638,6 +638,16 @@ def test_bones_bot_reads_utf_8_whatever_the_locale_says():
     assert json.loads(done.stdout)["id"] == 41
 
 
+@pytest.mark.parametrize("encoding", ["latin-1", "utf-8"])
+def test_bones_bot_ignores_a_line_that_is_not_utf_8_and_answers_on(encoding):
+    line = b"{\xff\xfe\n" + json.dumps(SPEC_REQUEST).encode() + b"\n"
+    done = subprocess.run([sys.executable, "-m", "bones.cli.main", "bot", "--seed", "1"],
+                          input=line, capture_output=True, timeout=60, check=False,
+                          env={**os.environ, "PYTHONIOENCODING": encoding})
+    assert done.returncode == 0 and json.loads(done.stdout)["id"] == 41
+    assert done.stderr.decode(errors="replace").startswith("bones bot: ignoring a line")
+
+
 @LIVENESS
 @pytest.mark.parametrize("garbage", [
     b'{"id": 1, "play": "\\xff\\xfe"}',     # not UTF-8

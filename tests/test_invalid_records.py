@@ -218,6 +218,13 @@ def test_json_nested_to_the_limit_is_read(tmp_path):
     assert main(["replay", str(path), "--json"]) == 0
 
 
+def test_a_cut_off_string_full_of_brackets_is_not_json_rather_than_too_deep(tmp_path, capsys):
+    path = tmp_path / "r.json"
+    path.write_bytes(_RECORD + b', "x-note": "' + b"[" * (2 * MAX_DEPTH))
+    assert main(["replay", str(path), "--json"]) == 2
+    assert capsys.readouterr().err.startswith("not JSON: Unterminated string")
+
+
 def test_brackets_inside_strings_are_not_nesting():
     inside = '"' + "[" * (2 * MAX_DEPTH) + '\\""'  # a string of brackets ending in \"
     read = strict_json(f'[{inside}, {{"x": {inside}}}]')

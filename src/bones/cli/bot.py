@@ -29,8 +29,11 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def run(args: argparse.Namespace) -> int:
     # JSON between programs is UTF-8 (RFC 8259), whatever the locale says: a referee's
-    # byte-order mark or a name in Latin-1 would otherwise be read as other characters.
-    for stream in (sys.stdin, sys.stdout):
-        if isinstance(stream, io.TextIOWrapper):
-            stream.reconfigure(encoding="utf-8")
+    # byte-order mark or a name in Latin-1 would otherwise be read as other characters. A
+    # byte that is not UTF-8 reads as a replacement character, so its line is one that is
+    # not JSON (ignored, and said on standard error), never the end of the bot.
+    if isinstance(sys.stdin, io.TextIOWrapper):
+        sys.stdin.reconfigure(encoding="utf-8", errors="replace")
+    if isinstance(sys.stdout, io.TextIOWrapper):
+        sys.stdout.reconfigure(encoding="utf-8")
     return serve(args.level, sys.stdin, sys.stdout, sys.stderr, seed=args.seed, think=args.think)

@@ -64,18 +64,18 @@ class UnreadableJson(ValueError):
 #: that Python reads may still be too deep for the code that handles it after.
 MAX_DEPTH = 500
 
-#: A JSON string, with its escapes (its brackets are not nesting).
-_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+#: A JSON string, with its escapes (its brackets are not nesting); one left open runs to
+#: the end, so text that is not JSON is never scanned again from each later quote.
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*(?:"|\Z)', re.DOTALL)
 #: Everything but brackets.
 _NOT_BRACKETS = re.compile(r"[^\[\]{}]+")
 _DEPTH_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
 
 
 def _nests_too_deep(text: str) -> bool:
-    """Whether ``text`` opens more than ``MAX_DEPTH`` arrays and objects inside each other,
-    found without parsing it (Python's reader recurses once per level). Strings go first,
-    then all but the brackets, in C; a 1 MB record takes about twice as long as
-    ``json.loads``."""
+    """Whether ``text``, JSON that Python's reader took, opens more than ``MAX_DEPTH``
+    arrays and objects inside each other. Strings go first, then all but the brackets, in
+    C; a 1 MB record takes about twice as long as ``json.loads``."""
     if text.count("[") + text.count("{") <= MAX_DEPTH:
         return False
     brackets = _NOT_BRACKETS.sub("", _STRING.sub("", text))
@@ -88,9 +88,9 @@ def strict_json(text: str, twice: list[str] | None = None) -> Any:
     member twice, which RFC 8259 leaves to each reader (Python's keeps the last, another
     the first: the same file would be two different records), and skips a leading ``BOM``.
     Given a ``twice`` list, such names are put in it instead (the last value kept), for a
-    caller that decides later. Raises ``ValueError`` (a ``json.JSONDecodeError`` for
-    malformed text, ``UnreadableJson`` for a number too long or nesting too deep,
-    ``NamedTwice``) or, should Python's reader give out first, ``RecursionError``."""
+    caller that decides later. Raises ``ValueError``: a ``json.JSONDecodeError`` for
+    malformed text, ``UnreadableJson`` for a number too long or nesting too deep, or
+    ``NamedTwice``."""
 
     def once_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         found: dict[str, Any] = {}
@@ -102,10 +102,17 @@ def strict_json(text: str, twice: list[str] | None = None) -> Any:
             found[name] = value
         return found
 
+    # Read first, so text that is not JSON is said to be so; then measure what was read.
+    # Python's own limit lies above ours in every version, so its refusal means ours too.
+    too_deep = UnreadableJson(f"arrays and objects nest deeper than {MAX_DEPTH} levels")
+    try:
+        doc = json.loads(text.removeprefix(BOM), parse_constant=_not_json, parse_int=_whole,
+                         object_pairs_hook=once_each)
+    except RecursionError:
+        raise too_deep from None
     if _nests_too_deep(text):
-        raise UnreadableJson(f"arrays and objects nest deeper than {MAX_DEPTH} levels")
-    return json.loads(text.removeprefix(BOM), parse_constant=_not_json, parse_int=_whole,
-                      object_pairs_hook=once_each)
+        raise too_deep
+    return doc
 
 
 class NamedTwice(ValueError):
