@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
 from pathlib import Path
 
 import pytest
@@ -164,3 +166,87 @@ def test_every_preset_resumes_from_any_point_to_a_valid_finished_game(tmp_path, 
         assert resumed["hands"][:hands] == whole["hands"][:hands]
         assert resumed["hands"][hands]["moves"][:moves] == whole["hands"][hands]["moves"][:moves]
         assert resumed.get("seed") == 11
+
+
+def _with(path: Path, **fields: object) -> Path:
+    path.write_text(json.dumps(dict(json.loads(path.read_text()), **fields)))
+    return path
+
+
+def test_a_record_never_starts_the_program_its_seats_name(tmp_path, capsys):
+    """A record is a file anyone may send: its ``cmd:`` seat is refused, and started only
+    when the player names it with ``--seats``."""
+    marker = tmp_path / "ran"
+    left = _with(_left_at(_whole_game(tmp_path), 1, 1, tmp_path / "left.json"),
+                 **{"x-seats": [f"cmd:touch {marker}", "greedy"]})
+    before = left.read_text()
+    capsys.readouterr()
+    assert main(["play", "--resume", str(left)]) == 1
+    err = capsys.readouterr().err
+    assert "a record's program is never started; give --seats" in err and err.count("\n") == 1
+    assert not marker.exists() and left.read_text() == before
+    assert main(["play", "--resume", str(left), *BOTS]) == 0  # --seats stands in for it
+    assert not marker.exists()
+
+
+def test_seats_and_names_the_flags_replace_are_not_held_against_the_record(tmp_path, capsys):
+    whole = _whole_game(tmp_path)
+    bad = _with(_left_at(whole, 1, 1, tmp_path / "bad.json"),
+                players=["A\x1b", "greedy"], **{"x-seats": ["greedy"]})
+    assert main(["play", "--resume", str(bad), *BOTS, "--names", "Ann"]) == 0
+    assert json.loads(bad.read_text())["players"] == ["Ann", "greedy"]
+    upper = _with(_left_at(whole, 1, 1, tmp_path / "upper.json"),
+                  **{"x-seats": ["Greedy", " RANDOM "]})
+    assert main(["play", "--resume", str(upper), "--think", "0.05"]) == 0
+    assert json.loads(upper.read_text())["x-seats"] == ["greedy", "random"]
+    twice = _with(_left_at(whole, 1, 1, tmp_path / "twice.json"), players=["Bo", "Bo"])
+    capsys.readouterr()
+    assert main(["play", "--resume", str(twice), *BOTS]) == 1
+    assert capsys.readouterr().err == ('bones: --resume: the record\'s names "Bo" would name '
+                                       "two seats; give --names\n")
+    assert main(["play", "--resume", str(twice), *BOTS, "--names", ",Cy"]) == 0
+
+
+def test_each_hands_own_fields_are_kept_when_the_game_is_saved_again(tmp_path, capsys):
+    doc = json.loads(_left_at(_whole_game(tmp_path), 1, 1, tmp_path / "left.json").read_text())
+    doc["hands"][0]["comment"] = "a fine lead"
+    doc["hands"][1]["x-table"] = 7
+    left = tmp_path / "left.json"
+    left.write_text(json.dumps(doc))
+    assert main(["play", "--resume", str(left), *BOTS]) == 0
+    hands = json.loads(left.read_text())["hands"]
+    assert hands[0]["comment"] == "a fine lead" and hands[1]["x-table"] == 7
+    assert all("comment" not in hand and "x-table" not in hand for hand in hands[2:])
+
+
+def test_the_same_file_named_another_way_is_resumed_in_place_without_asking(tmp_path,
+                                                                           monkeypatch):
+    left = _left_at(_whole_game(tmp_path), 1, 1, tmp_path / "left.json")
+    monkeypatch.chdir(tmp_path)
+    with open(os.devnull) as nothing:  # a question would end the game unplayed
+        monkeypatch.setattr("sys.stdin", nothing)
+        assert main(["play", "--resume", "left.json", "--record", "./left.json", *BOTS]) == 0
+    assert read_file(left)[1].finished
+
+
+def test_a_resumed_game_killed_at_once_keeps_its_seed(tmp_path):
+    """The first save of a game resumed in place keeps the seed the record showed, so a
+    crash before the next hand loses nothing."""
+    import pexpect
+
+    from test_play import MOVE, spawn
+
+    path = tmp_path / "g.json"
+    child = spawn("--seed", "3", "--record", str(path))
+    child.expect(MOVE)
+    child.sendline("quit")
+    child.expect(r"Quit this game\? \[y/N\] ")
+    child.sendline("y")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert json.loads(path.read_text())["seed"] == 3
+    child = spawn("--resume", str(path))
+    child.expect(MOVE)
+    child.kill(signal.SIGKILL)
+    child.close()
+    assert json.loads(path.read_text())["seed"] == 3

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from rich.console import Console
@@ -22,7 +23,7 @@ from bones.engine.game import Game, new_game
 from bones.engine.rules import OPTION_NAMES, Rules
 from bones.record.files import holds_something, reason, write_whole
 from bones.record.writer import dump, record_of
-from bones.tui.resume import Resumed, resume
+from bones.tui.resume import Resumed, recorded_seats, resume
 from bones.tui.seats import DEFAULT_BOT, HUMAN, Seating, checked_seats, parse_seats, seating
 from bones.tui.table import QuitGame, Table
 from bones.tui.terminal import Terminal
@@ -118,37 +119,50 @@ def _against_resume(args: argparse.Namespace) -> str | None:
 
 def _resumed_seating(args: argparse.Namespace, resumed: Resumed) -> Seating:
     """The record's seats and names, changed by ``--seats`` and ``--names``."""
-    kinds = (parse_seats(args.seats) if args.seats is not None
-             else checked_seats(resumed.kinds, "--resume: the record's x-seats")
-             if resumed.kinds is not None else None)
+    if args.seats is not None:
+        kinds: tuple[str, ...] | None = parse_seats(args.seats)
+    elif (recorded := recorded_seats(resumed)) is not None:
+        kinds = checked_seats(recorded, "--resume: the record's x-seats")
+    else:
+        kinds = None
     return seating(resumed.record.rules.players, kinds, args.names, resumed.record.players)
 
 
 class _Recorder:
     """Writes the record of the game so far to one path. The seed goes in only once the
     game is over or left (``final``): a record saved after each hand is a file the players
-    can read, and the seed deals the hands still to come."""
+    can read, and the seed deals the hands still to come. A resumed record that already
+    showed its seed keeps it in every save (``seed_shown``): hiding it again would hide
+    nothing, and a game ended by a crash could then never be dealt on as it would have."""
 
-    def __init__(self, seats: Seating, seed: int | None,
-                 played_for: list[dict[str, object]] | None = None,
-                 kept: tuple[tuple[str, object], ...] = ()) -> None:
+    def __init__(self, seats: Seating, seed: int | None, resumed: Resumed | None = None,
+                 ) -> None:
         self.seats = seats
         #: The seed that deals the whole game, if one does (a game resumed without its
         #: seed had its first hands dealt by another).
         self.seed = seed
+        self.seed_shown = resumed is not None and resumed.seed is not None
         #: The table's plays made for outside bots (``Table.played_for``), kept in step.
-        self.played_for = played_for if played_for is not None else []
-        #: A resumed record's own other fields (a comment, when it started).
-        self.kept = kept
+        self.played_for: list[dict[str, object]] = (
+            resumed.played_for if resumed is not None else [])
+        #: A resumed record's own other fields (a comment, when it started), and each of
+        #: its hands'.
+        self.kept = resumed.kept if resumed is not None else ()
+        self.hands_kept = tuple(hand.extra for hand in resumed.record.hands) \
+            if resumed is not None else ()
 
     def text(self, game: Game, final: bool) -> str:
         extra: tuple[tuple[str, object], ...] = (*self.kept,
                                                  ("x-seats", list(self.seats.kinds)))
         if self.played_for:  # which plays an outside bot did not make, and why
             extra = (*extra, ("x-played-for", list(self.played_for)))
-        if final and self.seed is not None:
+        if (final or self.seed_shown) and self.seed is not None:
             extra = (("seed", self.seed), *extra)
-        return dump(record_of(game, self.seats.names, extra))
+        record = record_of(game, self.seats.names, extra)
+        hands = tuple(replace(hand, extra=kept) for hand, kept
+                      in zip(record.hands, self.hands_kept, strict=False)) \
+            + record.hands[len(self.hands_kept):]
+        return dump(replace(record, hands=hands))
 
     def save(self, game: Game, path: str, final: bool = True) -> None:
         try:
@@ -175,13 +189,15 @@ def run(args: argparse.Namespace) -> int:
         seed = args.seed if args.seed is not None else fresh_seed()
         rules, seats = _rules_and_seats(args)
     path: str | None = args.record if args.record is not None else args.resume
+    in_place = resumed is not None and path is not None \
+        and Path(path).resolve() == Path(args.resume).resolve()
     terminal = Terminal(Console(highlight=False))
     # asked before the first screen clears, and before any bot is started or file written
     try:
         if (small := terminal.too_small()) is not None:
             terminal.say(small)
             terminal.ask("Press Enter to play anyway ")
-        if path and path != args.resume and holds_something(Path(path)) \
+        if path and not in_place and holds_something(Path(path)) \
                 and not terminal.confirm(f"{path} already exists. Replace it with this game?"):
             terminal.say("Nothing played; choose another --record file.")
             return 1
@@ -191,10 +207,8 @@ def run(args: argparse.Namespace) -> int:
         terminal.say("")
         return 130
     replayable = resumed is None or resumed.seed is not None
-    recorder = _Recorder(seats, seed if replayable else None,
-                         kept=resumed.kept if resumed is not None else ())
+    recorder = _Recorder(seats, seed if replayable else None, resumed)
     if path:  # a path that cannot be written fails before any bot is started
-        recorder.played_for = resumed.played_for if resumed is not None else []
         recorder.save(resumed.game if resumed is not None else new_game(rules), path,
                       final=False)
     table = Table(rules, seats, seed, terminal,

@@ -22,6 +22,8 @@ from bones.record.model import Record
 from bones.record.reader import RecordError, RecordFormatError, read_file
 
 #: Fields of a record that ``bones play`` writes afresh when it saves a resumed game.
+#: (Fields of single moves, and ``x-`` keys inside the rules, are not kept: the engine's
+#: game holds none of them.)
 REWRITTEN = ("seed", "ended", "x-seats", "x-played-for")
 
 
@@ -31,8 +33,9 @@ class Resumed:
 
     record: Record
     game: Game
-    #: Who sat where (``x-seats``), if the record says.
-    kinds: tuple[str, ...] | None
+    #: Who sat where (``x-seats``) as the record has it, unchecked: ``--seats`` may stand
+    #: in for it, so it is read only when it does not.
+    kinds: object
     #: The record's seed and its generator as it stands after dealing the recorded hands,
     #: when that seed dealt them; else ``None`` and ``None``.
     seed: int | None
@@ -56,7 +59,7 @@ def resume(path: str) -> Resumed:
     deals = (deals_after(record, seed)
              if isinstance(seed, int) and not isinstance(seed, bool) and seed >= 0 else None)
     return Resumed(
-        record=record, game=game, kinds=_kinds(path, extra.get("x-seats"), record),
+        record=record, game=game, kinds=extra.get("x-seats"),
         seed=seed if deals is not None else None, deals=deals,
         played_for=_played_for(extra.get("x-played-for")),
         kept=tuple((k, v) for k, v in record.extra if k not in REWRITTEN))
@@ -78,14 +81,25 @@ def deals_after(record: Record, seed: int) -> random.Random | None:
     return rng
 
 
-def _kinds(path: str, value: object, record: Record) -> tuple[str, ...] | None:
+def recorded_seats(resumed: Resumed) -> tuple[str, ...] | None:
+    """The record's ``x-seats``, if it has them, as ``--seats`` would read them. A seat of
+    an outside bot is refused: a record is a file anyone may send, and the program it
+    names is not started unless the player names it (``--seats``)."""
+    value, players = resumed.kinds, resumed.record.rules.players
     if value is None:
         return None
-    if not isinstance(value, list) or len(value) != record.rules.players \
+    if not isinstance(value, list) or len(value) != players \
             or not all(isinstance(kind, str) for kind in value):
-        raise BonesError(f"--resume {path}: its x-seats is not a list of the "
-                         f"{record.rules.players} seats; give --seats")
-    return tuple(value)
+        raise BonesError(f"--resume: the record's x-seats is not a list of its {players} "
+                         "seats; give --seats")
+    kinds = tuple(kind.strip() if kind.strip().startswith("cmd:") else kind.strip().lower()
+                  for kind in value)
+    for seat, kind in enumerate(kinds):
+        if kind.startswith("cmd:"):
+            raise BonesError(f"--resume: the record seats an outside bot at seat {seat} "
+                             f"({kind!r}), and a record's program is never started; give "
+                             "--seats")
+    return kinds
 
 
 def _played_for(value: object) -> list[dict[str, object]]:

@@ -92,19 +92,24 @@ def seating(players: int, kinds: Sequence[str] | None = None,
         listed = f"{len(chosen)} seat" + ("" if len(chosen) == 1 else "s")
         raise BonesError(f"--seats lists {listed}, but the rules have {players} players")
     shown = list(default_names(chosen))
+    given = [n.strip() for n in names.split(",")] if names is not None else []
+    if len(given) > players:
+        raise BonesError(f"--names lists {len(given)} names for {players} seats")
+    from_record: set[int] = set()
     for seat, name in enumerate(recorded or ()):
-        if name:
+        if name and not (seat < len(given) and given[seat]):  # --names stands before it
             shown[seat] = _shown(name, "--resume: the record's name", "; give --names")
-    if names is not None:
-        given = [n.strip() for n in names.split(",")]
-        if len(given) > players:
-            raise BonesError(f"--names lists {len(given)} names for {players} seats")
-        for seat, name in enumerate(given):
-            if name:
-                shown[seat] = _shown(name, "--names:")
+            from_record.add(seat)
+    for seat, name in enumerate(given):
+        if name:
+            shown[seat] = _shown(name, "--names:")
     for seat, name in enumerate(shown):
-        if shown.index(name) != seat:
-            raise BonesError(f'--names: "{name}" would name two seats')
+        first = shown.index(name)
+        if first != seat:
+            origin = ("--resume: the record's names" if {first, seat} & from_record
+                      else "--names:")
+            remedy = "; give --names" if {first, seat} & from_record else ""
+            raise BonesError(f'{origin} "{name}" would name two seats{remedy}')
     return Seating(chosen, tuple(shown))
 
 
