@@ -178,12 +178,13 @@ def test_a_record_never_starts_the_program_its_seats_name(tmp_path, capsys):
     when the player names it with ``--seats``."""
     marker = tmp_path / "ran"
     left = _with(_left_at(_whole_game(tmp_path), 1, 1, tmp_path / "left.json"),
-                 **{"x-seats": [f"cmd:touch {marker}", "greedy"]})
+                 **{"x-seats": [f" CMD:touch {marker}", "greedy"]})
     before = left.read_text()
     capsys.readouterr()
     assert main(["play", "--resume", str(left)]) == 1
     err = capsys.readouterr().err
     assert "a record's program is never started; give --seats" in err and err.count("\n") == 1
+    assert f"(' CMD:touch {marker}')" in err  # quoted as the record has it
     assert not marker.exists() and left.read_text() == before
     assert main(["play", "--resume", str(left), *BOTS]) == 0  # --seats stands in for it
     assert not marker.exists()
@@ -199,12 +200,14 @@ def test_seats_and_names_the_flags_replace_are_not_held_against_the_record(tmp_p
                   **{"x-seats": ["Greedy", " RANDOM "]})
     assert main(["play", "--resume", str(upper), "--think", "0.05"]) == 0
     assert json.loads(upper.read_text())["x-seats"] == ["greedy", "random"]
+    # a level named twice, as simulate and arena name their seats, is numbered by seat
     twice = _with(_left_at(whole, 1, 1, tmp_path / "twice.json"), players=["Bo", "Bo"])
+    assert main(["play", "--resume", str(twice), *BOTS]) == 0
+    assert json.loads(twice.read_text())["players"] == ["Bo 1", "Bo 2"]
+    clash = _with(_left_at(whole, 1, 1, tmp_path / "clash.json"), players=["Ann", "Ben"])
     capsys.readouterr()
-    assert main(["play", "--resume", str(twice), *BOTS]) == 1
-    assert capsys.readouterr().err == ('bones: --resume: the record\'s names "Bo" would name '
-                                       "two seats; give --names\n")
-    assert main(["play", "--resume", str(twice), *BOTS, "--names", ",Cy"]) == 0
+    assert main(["play", "--resume", str(clash), *BOTS, "--names", "Ben"]) == 1
+    assert capsys.readouterr().err == 'bones: --names: "Ben" would name two seats\n'
 
 
 def test_each_hands_own_fields_are_kept_when_the_game_is_saved_again(tmp_path, capsys):
@@ -250,3 +253,31 @@ def test_a_resumed_game_killed_at_once_keeps_its_seed(tmp_path):
     child.kill(signal.SIGKILL)
     child.close()
     assert json.loads(path.read_text())["seed"] == 3
+
+
+def test_a_record_path_that_loops_is_not_an_internal_error(tmp_path, capsys):
+    """Telling whether --record names the resumed file must not trip on a symlink loop
+    (``Path.resolve`` raises on one); the record is then written as without --resume."""
+    left = _left_at(_whole_game(tmp_path), 1, 1, tmp_path / "left.json")
+    before = left.read_text()
+    loop = tmp_path / "loop"
+    loop.symlink_to(loop)
+    capsys.readouterr()
+    assert main(["play", "--resume", str(left), *BOTS, "--record", str(loop)]) == 0
+    assert "internal error" not in capsys.readouterr().err
+    assert left.read_text() == before and read_file(loop)[1].finished
+
+
+def test_a_seed_of_another_program_stays_until_a_hand_is_dealt_here(tmp_path, monkeypatch,
+                                                                    capsys):
+    """``bones simulate`` writes seeds such as ``"5:0"``: not one this table can deal on
+    from, but true of the hands recorded, so a game left again at once keeps it."""
+    import io
+
+    whole = _whole_game(tmp_path)
+    left = _with(_left_at(whole, 1, 1, tmp_path / "left.json"), seed="5:0")
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\ny\n"))
+    assert main(["play", "--resume", str(left), "--seats", "human,greedy"]) == 0
+    assert json.loads(left.read_text())["seed"] == "5:0"
+    assert main(["play", "--resume", str(left), *BOTS]) == 0  # played on: dealt elsewhere
+    assert "seed" not in json.loads(left.read_text())

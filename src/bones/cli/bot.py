@@ -30,8 +30,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 def run(args: argparse.Namespace) -> int:
     # JSON between programs is UTF-8 (RFC 8259), whatever the locale says: a referee's
     # byte-order mark or a name in Latin-1 would otherwise be read as other characters. A
-    # byte that is not UTF-8 reads as a replacement character, so its line is one that is
-    # not JSON (ignored, and said on standard error), never the end of the bot.
+    # byte that is not UTF-8 reads as a replacement character, never the end of the bot:
+    # outside a string its line is not JSON (ignored, and said on standard error); inside
+    # one (a name, say) the request is answered with that character in the name.
     if isinstance(sys.stdin, io.TextIOWrapper):
         sys.stdin.reconfigure(encoding="utf-8", errors="replace")
     if isinstance(sys.stdout, io.TextIOWrapper):

@@ -9,6 +9,7 @@ to keep the record of the game so far.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -150,6 +151,9 @@ class _Recorder:
         self.kept = resumed.kept if resumed is not None else ()
         self.hands_kept = tuple(hand.extra for hand in resumed.record.hands) \
             if resumed is not None else ()
+        #: The resumed record's seed, when it is not one that deals its hands here.
+        self.old_seed = dict(resumed.record.extra).get("seed") \
+            if resumed is not None and resumed.seed is None else None
 
     def text(self, game: Game, final: bool) -> str:
         extra: tuple[tuple[str, object], ...] = (*self.kept,
@@ -158,6 +162,9 @@ class _Recorder:
             extra = (*extra, ("x-played-for", list(self.played_for)))
         if (final or self.seed_shown) and self.seed is not None:
             extra = (("seed", self.seed), *extra)
+        elif self.old_seed is not None and len(game.hands) <= len(self.hands_kept):
+            # a seed this table cannot use (another program's), true until a hand is dealt
+            extra = (("seed", self.old_seed), *extra)
         record = record_of(game, self.seats.names, extra)
         hands = tuple(replace(hand, extra=kept) for hand, kept
                       in zip(record.hands, self.hands_kept, strict=False)) \
@@ -189,8 +196,10 @@ def run(args: argparse.Namespace) -> int:
         seed = args.seed if args.seed is not None else fresh_seed()
         rules, seats = _rules_and_seats(args)
     path: str | None = args.record if args.record is not None else args.resume
+    # realpath, not Path.resolve: a symlink loop is a path that cannot be written (said
+    # when it is), not an error here
     in_place = resumed is not None and path is not None \
-        and Path(path).resolve() == Path(args.resume).resolve()
+        and os.path.realpath(path) == os.path.realpath(args.resume)
     terminal = Terminal(Console(highlight=False))
     # asked before the first screen clears, and before any bot is started or file written
     try:

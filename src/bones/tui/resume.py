@@ -21,7 +21,8 @@ from bones.engine.game import Game, deal, new_game, play, start_hand
 from bones.record.model import Record
 from bones.record.reader import RecordError, RecordFormatError, read_file
 
-#: Fields of a record that ``bones play`` writes afresh when it saves a resumed game.
+#: Fields of a record that ``bones play`` writes afresh when it saves a resumed game, or
+#: leaves out: ``ended`` (the game goes on, so the time it was left is not when it ended).
 #: (Fields of single moves, and ``x-`` keys inside the rules, are not kept: the engine's
 #: game holds none of them.)
 REWRITTEN = ("seed", "ended", "x-seats", "x-played-for")
@@ -92,14 +93,12 @@ def recorded_seats(resumed: Resumed) -> tuple[str, ...] | None:
             or not all(isinstance(kind, str) for kind in value):
         raise BonesError(f"--resume: the record's x-seats is not a list of its {players} "
                          "seats; give --seats")
-    kinds = tuple(kind.strip() if kind.strip().startswith("cmd:") else kind.strip().lower()
-                  for kind in value)
-    for seat, kind in enumerate(kinds):
-        if kind.startswith("cmd:"):
+    for seat, kind in enumerate(value):
+        if kind.strip().lower().startswith("cmd:"):
             raise BonesError(f"--resume: the record seats an outside bot at seat {seat} "
                              f"({kind!r}), and a record's program is never started; give "
                              "--seats")
-    return kinds
+    return tuple(kind.strip().lower() for kind in value)
 
 
 def _played_for(value: object) -> list[dict[str, object]]:

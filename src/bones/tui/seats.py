@@ -95,21 +95,22 @@ def seating(players: int, kinds: Sequence[str] | None = None,
     given = [n.strip() for n in names.split(",")] if names is not None else []
     if len(given) > players:
         raise BonesError(f"--names lists {len(given)} names for {players} seats")
-    from_record: set[int] = set()
-    for seat, name in enumerate(recorded or ()):
-        if name and not (seat < len(given) and given[seat]):  # --names stands before it
-            shown[seat] = _shown(name, "--resume: the record's name", "; give --names")
-            from_record.add(seat)
-    for seat, name in enumerate(given):
-        if name:
-            shown[seat] = _shown(name, "--names:")
+    named = {seat for seat, name in enumerate(given) if name}
+    standing = {seat: name for seat, name in enumerate(recorded or ())
+                if name and seat not in named}  # --names stands before the record
+    for seat, name in standing.items():
+        shown[seat] = _shown(name, "--resume: the record's name", "; give --names")
+        if list(standing.values()).count(name) > 1:  # a level named twice, as simulate does
+            shown[seat] = f"{name} {seat + 1}"
+    for seat in named:
+        shown[seat] = _shown(given[seat], "--names:")
     for seat, name in enumerate(shown):
         first = shown.index(name)
         if first != seat:
-            origin = ("--resume: the record's names" if {first, seat} & from_record
-                      else "--names:")
-            remedy = "; give --names" if {first, seat} & from_record else ""
-            raise BonesError(f'{origin} "{name}" would name two seats{remedy}')
+            if {first, seat} & named:
+                raise BonesError(f'--names: "{name}" would name two seats')
+            raise BonesError(f'--resume: the record\'s names "{name}" would name two seats; '
+                             "give --names")
     return Seating(chosen, tuple(shown))
 
 
