@@ -15,6 +15,7 @@ from bones.ai.review import COST_LEGEND, mistake_text, review
 from bones.cli.common import nonempty_path, positive, progress_bar
 from bones.engine.errors import BonesError
 from bones.engine.game import Game
+from bones.record.listing import listing
 from bones.record.model import Record
 from bones.record.reader import RecordFormatError, read_file
 from bones.record.summary import printable, summary, text
@@ -36,6 +37,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                    "the most, judged by an exact solve of the revealed deal (as `r` does "
                    "after a hand of bones play; big hands take a while, and decisions too "
                    "deep to solve are counted, not judged)")
+    p.add_argument("--moves", action="store_true",
+                   help="also list every hand move by move: the deal, the leader, and each "
+                   "play, draw and pass, numbered as --review numbers them")
     p.add_argument("--seat", type=int, action="append", metavar="S",
                    help="with --review: only this seat (repeat for more; default every seat)")
     p.add_argument("--top", type=positive, default=None, metavar="N",
@@ -46,6 +50,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 def run(args: argparse.Namespace) -> int:
     if not args.review and (args.seat or args.top):
         print("bones: --seat and --top go with --review", file=sys.stderr)
+        return 2
+    if args.moves and args.json:
+        print("bones: --moves goes with the text report (the record itself lists the moves "
+              "in JSON)", file=sys.stderr)
         return 2
     # The record format's contract: "prints the one message to standard error", so the
     # message alone (``hand 2, move 7: ...``), without the ``bones: `` other commands add.
@@ -74,6 +82,9 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(out))
         return 0
     print(text(game, record.players))
+    if args.moves:
+        print()
+        print(listing(game, record.players))
     if args.review:
         _print_review(game, record, seats, top)
     return 0
