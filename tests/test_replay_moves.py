@@ -40,8 +40,13 @@ def test_every_move_of_every_hand_is_one_numbered_line_naming_its_tile(capsys, n
                     else "draw" if isinstance(move, Draw) else "pass")
             assert kind in line
             assert isinstance(move, Play | Draw | Pass)
+        flat = re.sub(r"\n {4}", " ", text)  # tile lists wrap at 80 columns
         for tiles in hand.deal:  # who held what
-            assert " ".join(str(t) for t in tiles) in text
+            assert " ".join(str(t) for t in tiles) in flat
+        assert all(len(line) <= 80 for line in text.splitlines())
+        end = game.hand_results()[game.hands.index(hand)].end
+        assert text.rstrip().splitlines()[-1].startswith(
+            {"out": "  end: ", "blocked": "  end: blocked", "unfinished": "  end: still"}[end])
 
 
 def test_reviewed_moves_are_the_listings_lines_of_the_same_number(capsys):
@@ -75,3 +80,31 @@ def test_a_lone_person_named_you_reads_in_the_second_person(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "You hold " in out and "You holds" not in out and "Greedy holds " in out
     assert not re.search(r"You (plays|sets|passes|draws|leads)\b", out)
+
+
+def test_in_draw_the_reserve_is_apart_from_the_tiles_that_may_be_drawn(tmp_path, capsys):
+    """The last ``reserve`` tiles are never drawn: listed with the rest, a seat's pass with
+    tiles left would read as illegal."""
+    folder = tmp_path / "games"
+    assert main(["simulate", "--rules", "draw", "--players", "3", "--games", "1", "--seed", "2",
+                 "--bots", "random", "--record", str(folder), "--quiet", "--jobs", "1"]) == 0
+    path = next(folder.glob("*.json"))
+    record, _ = read_file(path)
+    assert main(["replay", str(path), "--moves"]) == 0
+    out = re.sub(r"\n {4}", " ", capsys.readouterr().out)
+    for hand in record.hands:
+        drawable, reserve = hand.boneyard[:-2], hand.boneyard[-2:]
+        assert f"reserve, never drawn: {reserve[0]} {reserve[1]}\n" in out
+        if drawable:
+            assert "boneyard, drawn in this order: " + " ".join(map(str, drawable)) in out
+
+
+def test_the_first_double_is_marked_as_the_spinner_and_an_empty_game_says_so(tmp_path, capsys):
+    assert main(["replay", str(RECORDS / "spinner_up_down.json"), "--moves"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("(the spinner)") == 1 and "4-4 on the left arm (the spinner)" in out
+    doc = json.loads((RECORDS / "spinner_up_down.json").read_text())
+    path = tmp_path / "empty.json"
+    path.write_text(json.dumps(dict(doc, hands=[])))
+    assert main(["replay", str(path), "--moves"]) == 0
+    assert capsys.readouterr().out.endswith("\n\nno hand dealt yet\n")

@@ -281,3 +281,12 @@ def test_a_seed_of_another_program_stays_until_a_hand_is_dealt_here(tmp_path, mo
     assert json.loads(left.read_text())["seed"] == "5:0"
     assert main(["play", "--resume", str(left), *BOTS]) == 0  # played on: dealt elsewhere
     assert "seed" not in json.loads(left.read_text())
+
+
+def test_a_long_name_numbered_by_seat_still_fits_the_screens_limit():
+    from bones.tui.seats import MAX_NAME, seating
+
+    long = "n" * MAX_NAME
+    names = seating(2, ("greedy", "greedy"), None, (long, long)).names
+    assert names == (long[:-2] + " 1", long[:-2] + " 2")
+    assert all(len(name) <= MAX_NAME for name in names)

@@ -196,8 +196,8 @@ def run(args: argparse.Namespace) -> int:
         seed = args.seed if args.seed is not None else fresh_seed()
         rules, seats = _rules_and_seats(args)
     path: str | None = args.record if args.record is not None else args.resume
-    # realpath, not Path.resolve: a symlink loop is a path that cannot be written (said
-    # when it is), not an error here
+    # realpath, not Path.resolve, which raises on a symlink loop: such a path is written
+    # as without --resume (the loop is replaced by the record)
     in_place = resumed is not None and path is not None \
         and os.path.realpath(path) == os.path.realpath(args.resume)
     terminal = Terminal(Console(highlight=False))

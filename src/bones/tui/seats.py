@@ -101,7 +101,8 @@ def seating(players: int, kinds: Sequence[str] | None = None,
     for seat, name in standing.items():
         shown[seat] = _shown(name, "--resume: the record's name", "; give --names")
         if list(standing.values()).count(name) > 1:  # a level named twice, as simulate does
-            shown[seat] = f"{name} {seat + 1}"
+            number = f" {seat + 1}"
+            shown[seat] = name[:MAX_NAME - len(number)] + number
     for seat in named:
         shown[seat] = _shown(given[seat], "--names:")
     for seat, name in enumerate(shown):
