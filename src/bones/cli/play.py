@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -246,7 +247,7 @@ def run(args: argparse.Namespace) -> int:
             except NotSaved as exc:
                 terminal.say(_sentence(exc))
             else:
-                terminal.say(f"Record saved to {path}.")
+                _say_saved(terminal, path, table.game)
         return 143
     except KeyboardInterrupt:
         terminal.say("")
@@ -257,7 +258,7 @@ def run(args: argparse.Namespace) -> int:
         _say_replay(terminal, table.replay_seed)
         if path:
             recorder.save(table.game, path)
-            terminal.say(f"Record saved to {path}.")
+            _say_saved(terminal, path, table.game)
         return 0
     if path:
         recorder.save(table.game, path)
@@ -269,6 +270,13 @@ def _sentence(exc: Exception) -> str:
     """An error said to the player at the table, as a sentence."""
     reason = str(exc)
     return f"{reason[:1].upper()}{reason[1:]}."
+
+
+def _say_saved(terminal: Terminal, path: str, game: Game) -> None:
+    """Say where the record went, and, for a game left unfinished, how to go on with it."""
+    terminal.say(f"Record saved to {path}.")
+    if not game.finished:
+        terminal.say(f"To go on with it: bones play --resume {shlex.quote(path)}")
 
 
 def _say_replay(terminal: Terminal, seed: int | None) -> None:
@@ -288,7 +296,7 @@ def _leave(table: Table, recorder: _Recorder, path: str | None, status: int) -> 
             terminal.say(_sentence(exc))
             status = 1
         else:
-            terminal.say(f"Record saved to {path}.")
+            _say_saved(terminal, path, table.game)
             return status
     default = f"bones-{table.seed}.json"
     try:
@@ -303,7 +311,7 @@ def _leave(table: Table, recorder: _Recorder, path: str | None, status: int) -> 
             except NotSaved as exc:
                 terminal.say(_sentence(exc))
                 continue
-            terminal.say(f"Record saved to {where}.")
+            _say_saved(terminal, where, table.game)
             return status
     except (KeyboardInterrupt, EOFError):
         terminal.say("")
