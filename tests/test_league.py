@@ -69,8 +69,8 @@ def test_a_seeded_league_reproduces_whatever_the_workers_and_in_three_player_dra
 
 
 @pytest.mark.parametrize(("bots", "said"), [
-    ("greedy", "a league needs two levels or more"),
-    ("greedy,greedy", "a league needs two levels or more"),
+    ("greedy", "a league needs two different levels or more"),
+    ("greedy,greedy", "a league needs two different levels or more"),
     ("greedy,wizard", "wizard"),
 ])
 def test_a_league_that_cannot_be_played_is_one_line_before_any_deal(capsys, bots, said):
@@ -125,3 +125,14 @@ def test_a_league_interrupted_in_its_first_pair_just_stops(monkeypatch, capsys):
                  "--quiet"]) == 130
     out, err = capsys.readouterr()
     assert out == "" and err.strip() == "bones: interrupted"
+
+
+def test_a_pair_with_no_hand_won_leaves_no_ratings_and_says_which(capsys):
+    """Seed 597's one deal of random against greedy is blocked and tied in both rotations."""
+    league = _json(capsys, "league", "--bots", "random,greedy,basic", "--games", "1",
+                   "--seed", "597", "--jobs", "1")
+    assert league["ratings"] is None and league["pairs"][0]["relative"] is None
+    assert main(["league", "--bots", "random,greedy,basic", "--games", "1", "--seed", "597",
+                 "--jobs", "1", "--quiet"]) == 0
+    assert "no ratings: random over greedy had no hand won by either level" in \
+        capsys.readouterr().out

@@ -744,7 +744,7 @@ def test_a_game_left_mid_hand_is_taken_up_at_the_same_turn_with_resume(tmp_path:
     child.close()
     left_text = plain(transcript(child))
     assert child.exitstatus == 0 and "Record saved to" in left_text
-    assert "To go on with it: bones play --resume" in left_text  # says how to come back
+    assert f"To go on with it: bones play --resume={path}\n" in left_text  # whole, unwrapped
     child = spawn("--resume", str(path))
     child.expect(MOVE)
     taken_up = current_screen(child)

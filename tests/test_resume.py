@@ -290,3 +290,28 @@ def test_a_long_name_numbered_by_seat_still_fits_the_screens_limit():
     names = seating(2, ("greedy", "greedy"), None, (long, long)).names
     assert names == (long[:-2] + " 1", long[:-2] + " 2")
     assert all(len(name) <= MAX_NAME for name in names)
+
+
+@pytest.mark.parametrize("path", ["-dash.json", "my game's.json", "plain.json"])
+def test_the_command_to_go_on_reads_back_as_the_same_path(path):
+    """Said after an unfinished game is saved: whole on one line, and a shell reading it
+    gives --resume exactly the path (one that starts with "-" included)."""
+    import shlex
+
+    from bones.cli.main import build_parser
+    from bones.cli.play import _say_saved
+    from bones.engine.game import new_game
+    from bones.engine.rules import PRESETS
+
+    said: list[tuple[str, bool]] = []
+
+    class Ear:
+        def say(self, text: str, style: str = "", wrap: bool = True) -> None:
+            said.append((text, wrap))
+
+    _say_saved(Ear(), path, new_game(PRESETS["block"]))  # type: ignore[arg-type]
+    (saved, _), (command, wrapped) = said
+    assert saved == f"Record saved to {path}." and not wrapped
+    words = shlex.split(command.split(": ", 1)[1])
+    assert words[:2] == ["bones", "play"]
+    assert build_parser().parse_args(words[1:]).resume == path

@@ -42,7 +42,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     p.add_argument("--bots", required=True, metavar="LEVELS",
                    help=f"two or more levels, comma-separated ({', '.join(LEVELS)}, or "
-                   "cmd:PROGRAM)")
+                   "cmd:PROGRAM); a level given twice counts once. Each pair plays as "
+                   "bones arena --bots A,B: with an odd number of seats A holds one more")
     p.add_argument("--games", type=positive, default=100, metavar="N",
                    help="deals per pair (each is played once per rotation; default 100)")
     p.add_argument("--think", type=seconds, default=0.1, metavar="SECONDS",
@@ -61,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
     rules = rules_from_args(args)
     levels = tuple(dict.fromkeys(level.strip() for level in args.bots.split(",")))
     if len(levels) < 2:
-        raise BonesError("--bots: a league needs two levels or more")
+        raise BonesError("--bots: a league needs two different levels or more")
     matches = pairs(levels)
     for a, b in matches:  # every lineup checked before a single deal is played
         check_lineup(rules, (a, b))
@@ -80,6 +81,12 @@ def run(args: argparse.Namespace) -> int:
                     with held_interrupts():
                         tally.add(outcome)
                     progress.advance(task)
+                with held_interrupts():  # a pair finished is reported, whenever Ctrl-C comes
+                    result = tally.json()
+                    strength[(a, b)] = tally.relative()
+                    played.append({"a": a, "b": b, "relative": result["relative"],
+                                   "relative_interval": result["relative_interval"],
+                                   "deals": result["deals"], "hands": result["hands"]})
             except KeyboardInterrupt:
                 # the pairs finished are reported; a pair half played would not be
                 # comparable with them (other deals), so it is left out
@@ -90,11 +97,6 @@ def run(args: argparse.Namespace) -> int:
                 print(f"bones: {stopped()} after {counted(len(played), 'pair')} of "
                       f"{len(matches)}; the results so far:", file=sys.stderr)
                 break
-            result = tally.json()
-            strength[(a, b)] = tally.relative()
-            played.append({"a": a, "b": b, "relative": result["relative"],
-                           "relative_interval": result["relative_interval"],
-                           "deals": result["deals"], "hands": result["hands"]})
     rated = ratings(levels, strength) if not interrupted else None
     out: dict[str, object] = {
         "levels": list(levels), "pairs": played, "ratings": rated, "seed": seed,
@@ -119,10 +121,10 @@ def _print(out: dict[str, object], rules: str, console: Console) -> None:
     played = out["pairs"]
     rated = out["ratings"]
     assert isinstance(levels, list) and isinstance(played, list)
-    title = (f"league, {rules}: {counted(out['games'], 'deal')} per pair, "
-             f"seed {out['seed']}")
-    table = Table(title=title)
-    table.add_column("pair", justify="left")
+    console.print(f"league, {rules}: {counted(out['games'], 'deal')} per pair, "
+                  f"seed {out['seed']}")
+    table = Table()
+    table.add_column("pair", justify="left", overflow="fold")
     table.add_column("relative strength [95% CI]", justify="right")
     for match in played:
         interval = match["relative_interval"]
@@ -134,9 +136,12 @@ def _print(out: dict[str, object], rules: str, console: Console) -> None:
                   "per side-hand (50% is even); intervals count each deal as one sample")
     if isinstance(rated, dict):
         ranking = Table()
-        ranking.add_column("level", justify="left")
+        ranking.add_column("level", justify="left", overflow="fold")
         ranking.add_column("rating", justify="right")
         for level in sorted(levels, key=lambda name: -rated[name]):
             ranking.add_row(level, f"{rated[level]:+.0f}")
         console.print("\nratings on the Elo scale (400 points: odds of ten to one), mean 0:")
         print_tables(console, ranking)
+    elif not out.get("interrupted"):
+        lost = [f"{m['a']} over {m['b']}" for m in played if m["relative"] is None]
+        console.print(f"no ratings: {', '.join(lost)} had no hand won by either level")

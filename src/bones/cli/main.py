@@ -89,9 +89,9 @@ def _quiet_stdout() -> None:
 
 @contextlib.contextmanager
 def _one_interrupt(active: bool) -> Iterator[None]:
-    """For the long runs (``long_run``: simulate, arena, lab): the first Ctrl-C (or SIGTERM,
-    as ``Terminated``) stops the run as ``KeyboardInterrupt`` does, and any later one is
-    ignored, so the tidying up it sets off (stopping the worker processes, the progress
+    """For the long runs (``long_run``: simulate, arena, league, lab): the first Ctrl-C (or
+    SIGTERM, as ``Terminated``) stops the run as ``KeyboardInterrupt`` does, and any later
+    one is ignored, so the tidying up it sets off (stopping the worker processes, the progress
     bar giving the terminal its cursor back) is not itself interrupted into a traceback or
     a hidden cursor. That tidying is quick: the workers are told to stop at their next
     move (``bones.sim.parallel``)."""

@@ -276,7 +276,8 @@ def _say_saved(terminal: Terminal, path: str, game: Game) -> None:
     """Say where the record went, and, for a game left unfinished, how to go on with it."""
     terminal.say(f"Record saved to {path}.")
     if not game.finished:
-        terminal.say(f"To go on with it: bones play --resume {shlex.quote(path)}")
+        # "--resume=": a path that starts with "-" would otherwise read as a flag
+        terminal.say(f"To go on with it: bones play --resume={shlex.quote(path)}", wrap=False)
 
 
 def _say_replay(terminal: Terminal, seed: int | None) -> None:

@@ -14,8 +14,9 @@ from collections.abc import Mapping, Sequence
 
 #: Elo's scale: 400 rating points for odds of ten to one.
 ELO = 400 / math.log(10)
-#: A pair one level swept gives an infinite logit; its strength is held this far from 0
-#: and 1 (a sweep of a short match says "far stronger", not "infinitely").
+#: A pair one level swept gives an infinite logit; a strength is held at least this far
+#: from 0 and 1 (a sweep of a short match says "far stronger", not "infinitely"), so any
+#: pair beyond 99% to 1% counts as 99% to 1%.
 EDGE = 0.01
 
 

@@ -73,10 +73,14 @@ class Terminal:
         for line in lines:
             self.console.print(line, no_wrap=True, overflow="crop", width=self.width)
 
-    def say(self, text: str, style: str = "") -> None:
+    def say(self, text: str, style: str = "", wrap: bool = True) -> None:
         """A line of news or a refusal, wrapped (never cut) at ``width``: a path or a reason
-        must be read whole."""
-        self.console.print(Text(text, style), overflow="fold", width=self.width)
+        must be read whole. A command to copy is not wrapped (``wrap=False``): a break in
+        it would be copied too."""
+        if wrap:
+            self.console.print(Text(text, style), overflow="fold", width=self.width)
+        else:
+            self.console.print(Text(text, style), soft_wrap=True)
 
     def ask(self, prompt: str) -> str:
         """Read one line after ``prompt``."""
