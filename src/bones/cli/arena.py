@@ -147,7 +147,10 @@ def _print(result: dict[str, object], rules: str, out: Console) -> None:
              f"{counted(result['hands'], 'hand')}, seed {result['seed']}")
     table = Table(title=title)
     for name in ("bot", "hands", "wins", "win rate [95% CI]", "points/hand"):
-        table.add_column(name, justify="left" if name == "bot" else "right")
+        # a long cmd: name folds rather than being cut: two bots in one folder would
+        # otherwise read the same
+        table.add_column(name, justify="left" if name == "bot" else "right",
+                         overflow="fold" if name == "bot" else "ellipsis")
     levels = result["levels"]
     assert isinstance(levels, list)
     for row in levels:
