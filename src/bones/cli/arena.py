@@ -11,7 +11,7 @@ from rich.table import Table
 
 from bones.ai.base import LEVELS
 from bones.cli.common import (
-    cores,
+    add_match_arguments,
     counted,
     fresh_seed,
     held_interrupts,
@@ -20,8 +20,6 @@ from bones.cli.common import (
     print_tables,
     progress_bar,
     rules_name,
-    seconds,
-    seed_value,
     stopped,
 )
 from bones.cli.options import add_rules_arguments, rules_from_args
@@ -50,12 +48,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                    "cmd:PROGRAM); default greedy,random")
     p.add_argument("--games", type=positive, default=200, metavar="N",
                    help="deals to play (each is played once per rotation; default 200)")
-    p.add_argument("--think", type=seconds, default=0.1, metavar="SECONDS",
-                   help="time per move for search and outside bots (default 0.1)")
-    p.add_argument("--jobs", type=positive, default=cores(), metavar="J",
-                   help="worker processes; seeded results do not depend on it (default: "
-                   "every core it may use)")
-    p.add_argument("--seed", type=seed_value, default=None, help="seed (default: random, printed)")
+    add_match_arguments(p)
     p.add_argument("--sprt", action="store_true",
                    help="stop early once an SPRT (p0 0.5, p1 0.55, alpha = beta = 0.05) on "
                    "the first two bots' relative strength, read deal by deal, reaches a "

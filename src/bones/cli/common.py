@@ -70,6 +70,16 @@ def _whole(text: str, least: int, said: str) -> int:
     return value
 
 
+def add_match_arguments(p: argparse.ArgumentParser) -> None:
+    """``--think``, ``--jobs`` and ``--seed`` of a duplicate match (``arena``, ``league``)."""
+    p.add_argument("--think", type=seconds, default=0.1, metavar="SECONDS",
+                   help="time per move for search and outside bots (default 0.1)")
+    p.add_argument("--jobs", type=positive, default=cores(), metavar="J",
+                   help="worker processes; seeded results do not depend on it (default: "
+                   "every core it may use)")
+    p.add_argument("--seed", type=seed_value, default=None, help="seed (default: random, printed)")
+
+
 def cores() -> int:
     """The CPUs this process may run on, the default number of worker processes: its
     affinity where the system keeps one (a container or ``taskset`` may allow fewer than

@@ -12,7 +12,7 @@ from rich.table import Table
 
 from bones.ai.base import LEVELS
 from bones.cli.common import (
-    cores,
+    add_match_arguments,
     counted,
     fresh_seed,
     held_interrupts,
@@ -20,8 +20,6 @@ from bones.cli.common import (
     print_tables,
     progress_bar,
     rules_name,
-    seconds,
-    seed_value,
     stopped,
 )
 from bones.cli.options import add_rules_arguments, rules_from_args
@@ -46,12 +44,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                    "bones arena --bots A,B: with an odd number of seats A holds one more")
     p.add_argument("--games", type=positive, default=100, metavar="N",
                    help="deals per pair (each is played once per rotation; default 100)")
-    p.add_argument("--think", type=seconds, default=0.1, metavar="SECONDS",
-                   help="time per move for search and outside bots (default 0.1)")
-    p.add_argument("--jobs", type=positive, default=cores(), metavar="J",
-                   help="worker processes; seeded results do not depend on it (default: "
-                   "every core it may use)")
-    p.add_argument("--seed", type=seed_value, default=None, help="seed (default: random, printed)")
+    add_match_arguments(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     add_rules_arguments(p)
