@@ -22,6 +22,7 @@ import pexpect
 import pytest
 from rich.cells import cell_len
 
+from bones.engine.moves import Play
 from bones.engine.rules import PRESETS
 from bones.engine.tiles import full_set
 from bones.record.reader import read_file
@@ -760,3 +761,66 @@ def test_a_game_left_mid_hand_is_taken_up_at_the_same_turn_with_resume(tmp_path:
     assert "Seed 3: the same seed" in game.text
     _, saved = read_file(path)
     assert saved.finished and saved.scores == tuple(final_scores(game.final).values())
+
+
+def test_undo_takes_back_your_last_play_and_the_record_keeps_only_the_one_made(
+        tmp_path: Path) -> None:
+    path = tmp_path / "undone.json"
+    child = spawn("--seed", "3", "--record", str(path))
+    child.expect(MOVE)
+    first = current_screen(child)
+    child.sendline("undo")  # nothing to take back yet
+    child.expect("there is no play of yours to take back this hand")
+    child.expect(MOVE)
+    child.sendline("1")
+    child.expect(MOVE)
+    child.sendline("undo")
+    child.expect(r"Taken back: your (\d+-\d+) and the moves after it\.")
+    taken = child.match[1]
+    child.expect(MOVE)
+    again = current_screen(child)
+    hand = [line for line in first.splitlines() if line.startswith("  1) ")]
+    assert hand and hand == [line for line in again.splitlines() if line.startswith("  1) ")]
+    child.sendline("2")
+    child.expect(MOVE)
+    child.sendline("quit")
+    child.expect(r"Quit this game\? \[y/N\] ")
+    child.sendline("y")
+    child.expect(pexpect.EOF)
+    child.close()
+    record, _ = read_file(path)
+    first_move = record.hands[0].moves[0]
+    assert isinstance(first_move, Play) and str(first_move.tile) != taken
+
+
+def test_undo_never_takes_back_a_drawn_tile() -> None:
+    """A tile the person drew has been seen, and the boneyard's order would let them steer
+    round it: undo is refused once they have drawn since their last play."""
+    child = spawn("--rules", "draw", "--seed", "2")
+    for _ in range(60):
+        child.expect(MOVE)
+        if "You cannot play: you draw" in current_screen(child):
+            break
+        child.sendline("1")
+    else:
+        raise AssertionError("the person never drew")
+    child.sendline("undo")
+    child.expect("you drew since your last play; a drawn tile cannot be taken back")
+    child.expect(MOVE)
+    _quit_without_saving(child)
+
+
+@pytest.mark.parametrize("seats", ["human,human", "human,cmd:{bones} bot"])
+def test_undo_is_for_one_person_against_bones_bots(seats: str) -> None:
+    """At a shared keyboard undo would take back another's move; an outside bot's faults
+    would name moves no longer in the hand."""
+    bones = Path(sys.executable).parent / "bones"
+    child = spawn("--seats", seats.format(bones=bones), "--seed", "3")
+    if seats == "human,human":
+        child.expect(KEYBOARD)
+        child.sendline("")
+    child.expect(MOVE)
+    child.sendline("undo")
+    child.expect("undo is for one person playing bones's own bots")
+    child.expect(MOVE)
+    _quit_without_saving(child)

@@ -58,13 +58,18 @@ class Quit:
 
 
 @dataclass(frozen=True, slots=True)
+class Undo:
+    """Take back the person's last play (and the moves after it)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Unreadable:
     """Input that is not a command; ``reason`` is one line for the player."""
 
     reason: str
 
 
-Command = Pick | TileCode | Forced | Help | Hint | Quit | Unreadable
+Command = Pick | TileCode | Forced | Help | Hint | Quit | Undo | Unreadable
 
 ARM_WORDS: dict[str, Arm] = {
     "l": "left", "left": "left", "r": "right", "right": "right",
@@ -109,6 +114,8 @@ def read_command(text: str, choices: int, top: int,
         return Hint()
     if words in ("quit", "q", "exit"):
         return Quit()
+    if words == "undo":
+        return Undo()
     if words in ("pass", "draw"):
         return Forced(words)
     if words.lstrip("#").isdecimal() and len(words) > 9:  # no list is that long

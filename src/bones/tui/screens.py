@@ -38,6 +38,8 @@ HELP = (
     "                 6-5 l, 6-5 left, 65r, 6-5 up, 6-5 down; halves above 9: 12-11",
     "                 (a number that is both, like 11, is asked about, not guessed)",
     "  hint           what the expert bot would play here, and why",
+    "  undo           take back your last play and the replies to it (one person",
+    "                 against bones bots; not past a tile you drew)",
     "  help           this text",
     "  quit           leave the game (asks first; Ctrl-C works too)",
     "You never pass or draw by choice: when you cannot play, the game draws for you",

@@ -31,6 +31,7 @@ from bones.tui.commands import (
     Pick,
     Quit,
     TileCode,
+    Undo,
     Unreadable,
     read_arm,
     read_command,
@@ -49,6 +50,14 @@ from bones.tui.terminal import Terminal
 
 class QuitGame(Exception):
     """The person at the keyboard typed ``quit`` and confirmed it."""
+
+
+class _TakeBack(Exception):
+    """``undo``: the game goes back to ``game``, the start of the person's previous turn."""
+
+    def __init__(self, game: Game) -> None:
+        super().__init__("undo")
+        self.game = game
 
 
 def bot_rng(seed: int, seat: int) -> random.Random:
@@ -94,6 +103,14 @@ class Table:
         #: protocol has the referee record them, and the game's record carries them.
         self.played_for: list[dict[str, object]] = list(played_for or ())
         self._faults = PlayedFor(self._bots)
+        #: The game at the start of each of the person's turns this hand, for ``undo``:
+        #: offered to one person against our bots only (at a shared keyboard it would take
+        #: back another's move, and an outside bot's faults would name moves undone).
+        self._turns: list[Game] = []
+        self._undo = len(seating.humans) == 1 and not any(
+            kind.startswith("cmd:") for kind in seating.kinds)
+        #: Said once the next turn is on the screen (after ``undo``).
+        self._notice: str | None = None
 
     # -- the loop ------------------------------------------------------------------------
 
@@ -111,6 +128,7 @@ class Table:
         while not self.game.finished:
             if self.game.current is None:  # a resumed game may be in the middle of a hand
                 self.game = deal_hand(self.game, self._deals)
+            self._turns = []
             self._play_hand()
             self.played_for.extend(self._faults.hand(len(self.game.results)))
             if self.after_hand is not None:
@@ -131,7 +149,13 @@ class Table:
             if isinstance(move, Play):
                 seat = state.to_move
                 if self.seating.is_human(seat):
-                    move = self._ask(seat)
+                    self._turns.append(self.game)
+                    try:
+                        move = self._ask(seat)
+                    except _TakeBack as back:
+                        del self._turns[-2:]  # this turn, and the one taken back to
+                        self.game = back.game
+                        continue
                     self._hide_hand(seat)
                 else:
                     move = self._bots[seat].choose(observe(self.game, seat))
@@ -258,6 +282,9 @@ class Table:
         prompt = (f"Your move (1-{choices}, a tile like 6-5 or 65r, help, quit): "
                   if choices > 1 else "Your move (1, a tile like 6-5, help, quit): ")
         self._draw_turn(view, prompt)
+        if self._notice is not None:
+            self.terminal.say(self._notice)
+            self._notice = None
         while True:
             command = read_command(self.terminal.ask(prompt), choices, self.rules.set,
                                    {p.tile for p in view.legal})
@@ -284,6 +311,9 @@ class Table:
         if isinstance(command, Quit):
             self._confirm_quit()
             return None
+        if isinstance(command, Undo):
+            self._take_back(view)
+            return None
         if isinstance(command, Unreadable):
             self.terminal.say(f"Unclear: {command.reason}", "red")
             return None
@@ -297,6 +327,29 @@ class Table:
             return None
         assert isinstance(resolved, Play)  # a draw or pass is never legal while plays exist
         return resolved
+
+    def _take_back(self, view: SeatView) -> None:
+        """Go back to the start of the person's previous turn this hand (``_TakeBack``), or
+        say why not: not offered here, nothing to take back, or a tile drawn since (the
+        person has seen it, and the boneyard's order would let them steer round it)."""
+        if not self._undo:
+            self.terminal.say("Unclear: undo is for one person playing bones's own bots",
+                              "red")
+            return
+        if len(self._turns) < 2:
+            self.terminal.say("Unclear: there is no play of yours to take back this hand",
+                              "red")
+            return
+        before = self._turns[-2]
+        since = self.game.hands[-1].moves[len(before.hands[-1].moves):]
+        if any(isinstance(m, Draw) and m.seat == view.seat for m in since):
+            self.terminal.say("Unclear: you drew since your last play; a drawn tile "
+                              "cannot be taken back", "red")
+            return
+        taken = next(m for m in since if m.seat == view.seat)
+        self._notice = (f"Taken back: your {taken.tile if isinstance(taken, Play) else 'move'}"
+                        " and the moves after it.")
+        raise _TakeBack(before)
 
     def _move_of(self, view: SeatView, command: TileCode | Forced) -> Play | Draw | Pass | None:
         """The move a tile code or a typed ``pass``/``draw`` stands for; asks for the arm when
