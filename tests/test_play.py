@@ -793,21 +793,66 @@ def test_undo_takes_back_your_last_play_and_the_record_keeps_only_the_one_made(
     assert isinstance(first_move, Play) and str(first_move.tile) != taken
 
 
-def test_undo_never_takes_back_a_drawn_tile() -> None:
-    """A tile the person drew has been seen, and the boneyard's order would let them steer
-    round it: undo is refused once they have drawn since their last play."""
-    child = spawn("--rules", "draw", "--seed", "2")
+@pytest.mark.parametrize(("seed", "drawn"), [(2, "You cannot play: you draw"),
+                                             (5, "Greedy draws")])
+def test_undo_never_takes_back_a_drawn_tile(seed: int, drawn: str) -> None:
+    """A drawn tile, the person's or one a bot drew and played, tells the boneyard's order,
+    and a play taken back would let them steer round it: undo is refused past a draw."""
+    child = spawn("--rules", "draw", "--seed", str(seed))
     for _ in range(60):
         child.expect(MOVE)
-        if "You cannot play: you draw" in current_screen(child):
+        if drawn in current_screen(child):
             break
         child.sendline("1")
     else:
-        raise AssertionError("the person never drew")
+        raise AssertionError(f"no screen said {drawn!r}")
     child.sendline("undo")
-    child.expect("you drew since your last play; a drawn tile cannot be taken back")
+    child.expect("a tile was drawn since your last play; draws are never taken back")
     child.expect(MOVE)
     _quit_without_saving(child)
+
+
+def test_a_play_made_again_after_undo_gets_the_same_reply() -> None:
+    """Each bot's generator goes back with the game: a reply that changed on every try
+    would show a little more of the bot's hand each time."""
+    child = spawn("--seats", "human,random", "--seed", "3")
+    replies = []
+    child.expect(MOVE)
+    child.sendline("1")
+    for _ in range(3):
+        child.expect(MOVE)
+        child.sendline("1")
+        child.expect(MOVE)
+        replies.append(re.findall(r"Random plays \S+", current_screen(child)))
+        child.sendline("undo")
+        child.expect("Taken back")
+    assert replies[0] and replies[0] == replies[1] == replies[2]
+    child.expect(MOVE)
+    _quit_without_saving(child)
+
+
+def test_undo_says_so_when_the_play_to_take_back_was_before_resume(tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    child = spawn("--seed", "3", "--record", str(path))
+    for _ in range(2):
+        child.expect(MOVE)
+        child.sendline("1")
+    child.expect(MOVE)
+    child.sendline("quit")
+    child.expect(r"Quit this game\? \[y/N\] ")
+    child.sendline("y")
+    child.expect(pexpect.EOF)
+    child.close()
+    child = spawn("--resume", str(path))
+    child.expect(MOVE)
+    child.sendline("undo")
+    child.expect("Cannot undo: nothing of yours since the game was resumed")
+    child.expect(MOVE)
+    child.sendline("quit")  # saved back to the file it came from, without asking
+    child.expect(r"Quit this game\? \[y/N\] ")
+    child.sendline("y")
+    child.expect(pexpect.EOF)
+    child.close()
 
 
 @pytest.mark.parametrize("seats", ["human,human", "human,cmd:{bones} bot"])

@@ -52,12 +52,18 @@ class QuitGame(Exception):
     """The person at the keyboard typed ``quit`` and confirmed it."""
 
 
-class _TakeBack(Exception):
-    """``undo``: the game goes back to ``game``, the start of the person's previous turn."""
+#: The table as it stood at the start of a person's turn: the game, and each bot's
+#: generator, so a play taken back and made again gets the same reply (a reply that could
+#: change would show more of the bot's hand each time).
+Turn = tuple[Game, dict[int, object]]
 
-    def __init__(self, game: Game) -> None:
+
+class _TakeBack(Exception):
+    """``undo``: the table goes back to ``turn``, the start of the person's previous turn."""
+
+    def __init__(self, turn: Turn) -> None:
         super().__init__("undo")
-        self.game = game
+        self.turn = turn
 
 
 def bot_rng(seed: int, seat: int) -> random.Random:
@@ -106,7 +112,7 @@ class Table:
         #: The game at the start of each of the person's turns this hand, for ``undo``:
         #: offered to one person against our bots only (at a shared keyboard it would take
         #: back another's move, and an outside bot's faults would name moves undone).
-        self._turns: list[Game] = []
+        self._turns: list[Turn] = []
         self._undo = len(seating.humans) == 1 and not any(
             kind.startswith("cmd:") for kind in seating.kinds)
         #: Said once the next turn is on the screen (after ``undo``).
@@ -149,12 +155,14 @@ class Table:
             if isinstance(move, Play):
                 seat = state.to_move
                 if self.seating.is_human(seat):
-                    self._turns.append(self.game)
+                    self._turns.append((self.game, self._generators()))
                     try:
                         move = self._ask(seat)
                     except _TakeBack as back:
                         del self._turns[-2:]  # this turn, and the one taken back to
-                        self.game = back.game
+                        self.game, states = back.turn
+                        for bot_seat, saved in states.items():
+                            getattr(self._bots[bot_seat], "rng").setstate(saved)  # noqa: B009
                         continue
                     self._hide_hand(seat)
                 else:
@@ -328,28 +336,42 @@ class Table:
         assert isinstance(resolved, Play)  # a draw or pass is never legal while plays exist
         return resolved
 
+    def _generators(self) -> dict[int, object]:
+        """Each bot's generator state (every bot of bones keeps its own ``rng``)."""
+        states: dict[int, object] = {}
+        for seat, bot in self._bots.items():
+            rng = getattr(bot, "rng", None)  # not in the Bot protocol: outside bots have none
+            if isinstance(rng, random.Random):
+                states[seat] = rng.getstate()
+        return states
+
     def _take_back(self, view: SeatView) -> None:
         """Go back to the start of the person's previous turn this hand (``_TakeBack``), or
         say why not: not offered here, nothing to take back, or a tile drawn since (the
         person has seen it, and the boneyard's order would let them steer round it)."""
         if not self._undo:
-            self.terminal.say("Unclear: undo is for one person playing bones's own bots",
+            self.terminal.say("Cannot undo: undo is for one person playing bones's own bots",
                               "red")
             return
         if len(self._turns) < 2:
-            self.terminal.say("Unclear: there is no play of yours to take back this hand",
+            first = self._turns[0][0].hands[-1].moves if self._turns else ()
+            resumed = any(m.seat == view.seat for m in first)  # plays from before --resume
+            self.terminal.say("Cannot undo: nothing of yours since the game was resumed"
+                              if resumed else
+                              "Cannot undo: there is no play of yours to take back this hand",
                               "red")
             return
-        before = self._turns[-2]
+        before = self._turns[-2][0]
         since = self.game.hands[-1].moves[len(before.hands[-1].moves):]
-        if any(isinstance(m, Draw) and m.seat == view.seat for m in since):
-            self.terminal.say("Unclear: you drew since your last play; a drawn tile "
-                              "cannot be taken back", "red")
+        if any(isinstance(m, Draw) for m in since):
+            # the tile drawn, seen or played, would tell the boneyard's order
+            self.terminal.say("Cannot undo: a tile was drawn since your last play; draws "
+                              "are never taken back", "red")
             return
         taken = next(m for m in since if m.seat == view.seat)
         self._notice = (f"Taken back: your {taken.tile if isinstance(taken, Play) else 'move'}"
                         " and the moves after it.")
-        raise _TakeBack(before)
+        raise _TakeBack(self._turns[-2])
 
     def _move_of(self, view: SeatView, command: TileCode | Forced) -> Play | Draw | Pass | None:
         """The move a tile code or a typed ``pass``/``draw`` stands for; asks for the arm when
