@@ -421,6 +421,29 @@ def test_a_record_saved_during_the_game_holds_no_seed_until_the_game_is_over() -
     assert '"seed": 424242' in recorder.text(game, final=True)
 
 
+def quit_keeping_the_record(child: pexpect.spawn) -> None:
+    """Type quit and confirm it, in a game that saves to its --record (or --resume) file
+    without asking, and wait for the program to end."""
+    child.sendline("quit")
+    child.expect(r"Quit this game\? \[y/N\] ")
+    child.sendline("y")
+    child.expect(pexpect.EOF)
+    child.close()
+
+
+def _left_after_two_plays(path: Path) -> tuple[pexpect.spawn, str]:
+    """Seed 3's game with ``--record path``, left by quit after two plays: the ended
+    program and the screen it was left at."""
+    child = spawn("--seed", "3", "--record", str(path))
+    for _ in range(2):
+        child.expect(MOVE)
+        child.sendline("1")
+    child.expect(MOVE)
+    screen = current_screen(child)
+    quit_keeping_the_record(child)
+    return child, screen
+
+
 def _quit_without_saving(child: pexpect.spawn) -> None:
     """Type quit, confirm it, decline to save, and wait for the program to end."""
     child.sendline("quit")
@@ -732,17 +755,7 @@ def test_a_game_left_mid_hand_is_taken_up_at_the_same_turn_with_resume(tmp_path:
     """Quit with --record after two plays; --resume shows the same layout and hand, and
     the game plays on to its end, saved back to the same file."""
     path = tmp_path / "sunday.json"
-    child = spawn("--seed", "3", "--record", str(path))
-    for _ in range(2):
-        child.expect(MOVE)
-        child.sendline("1")
-    child.expect(MOVE)
-    left = current_screen(child)
-    child.sendline("quit")
-    child.expect(r"Quit this game\? \[y/N\] ")
-    child.sendline("y")
-    child.expect(pexpect.EOF)
-    child.close()
+    child, left = _left_after_two_plays(path)
     left_text = plain(transcript(child))
     assert child.exitstatus == 0 and "Record saved to" in left_text
     assert f"To go on with it: bones play --resume={path}\n" in left_text  # whole, unwrapped
@@ -783,11 +796,7 @@ def test_undo_takes_back_your_last_play_and_the_record_keeps_only_the_one_made(
     assert hand and hand == [line for line in again.splitlines() if line.startswith("  1) ")]
     child.sendline("2")
     child.expect(MOVE)
-    child.sendline("quit")
-    child.expect(r"Quit this game\? \[y/N\] ")
-    child.sendline("y")
-    child.expect(pexpect.EOF)
-    child.close()
+    quit_keeping_the_record(child)
     record, _ = read_file(path)
     first_move = record.hands[0].moves[0]
     assert isinstance(first_move, Play) and str(first_move.tile) != taken
@@ -833,26 +842,13 @@ def test_a_play_made_again_after_undo_gets_the_same_reply() -> None:
 
 def test_undo_says_so_when_the_play_to_take_back_was_before_resume(tmp_path: Path) -> None:
     path = tmp_path / "g.json"
-    child = spawn("--seed", "3", "--record", str(path))
-    for _ in range(2):
-        child.expect(MOVE)
-        child.sendline("1")
-    child.expect(MOVE)
-    child.sendline("quit")
-    child.expect(r"Quit this game\? \[y/N\] ")
-    child.sendline("y")
-    child.expect(pexpect.EOF)
-    child.close()
+    _left_after_two_plays(path)
     child = spawn("--resume", str(path))
     child.expect(MOVE)
     child.sendline("undo")
     child.expect("Cannot undo: nothing of yours since the game was resumed")
     child.expect(MOVE)
-    child.sendline("quit")  # saved back to the file it came from, without asking
-    child.expect(r"Quit this game\? \[y/N\] ")
-    child.sendline("y")
-    child.expect(pexpect.EOF)
-    child.close()
+    quit_keeping_the_record(child)  # saved back to the file it came from
 
 
 @pytest.mark.parametrize("seats", ["human,human", "human,cmd:{bones} bot"])

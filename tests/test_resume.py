@@ -235,18 +235,13 @@ def test_the_same_file_named_another_way_is_resumed_in_place_without_asking(tmp_
 def test_a_resumed_game_killed_at_once_keeps_its_seed(tmp_path):
     """The first save of a game resumed in place keeps the seed the record showed, so a
     crash before the next hand loses nothing."""
-    import pexpect
 
-    from test_play import MOVE, spawn
+    from test_play import MOVE, quit_keeping_the_record, spawn
 
     path = tmp_path / "g.json"
     child = spawn("--seed", "3", "--record", str(path))
     child.expect(MOVE)
-    child.sendline("quit")
-    child.expect(r"Quit this game\? \[y/N\] ")
-    child.sendline("y")
-    child.expect(pexpect.EOF)
-    child.close()
+    quit_keeping_the_record(child)
     assert json.loads(path.read_text())["seed"] == 3
     child = spawn("--resume", str(path))
     child.expect(MOVE)
