@@ -327,7 +327,7 @@ class ExternalBot:
                 if line.text.strip():  # a blank line is skipped, as ``bones bot`` skips them
                     try:
                         reply = strict_json(line.text)
-                    except (ValueError, RecursionError):
+                    except ValueError:
                         self._fault(f"reply is not JSON: {line.text.strip()[:80]!r}")
                         return None
                     if reply is None:  # JSON null: a reply, but none a caller could tell

@@ -72,7 +72,7 @@ def _answer(bot_for: Callable[[dict[str, Any]], Any], line: str, stderr: IO[str]
             level: str) -> dict[str, Any] | str | None:
     try:
         request = strict_json(line)
-    except (ValueError, RecursionError) as exc:  # malformed, NaN, too deep, a huge number
+    except ValueError as exc:  # malformed, NaN, too deep, a huge number
         what = f"it cannot read ({json_fault(exc)})" if is_unreadable(exc) else "that is not JSON"
         print(f"bones bot: ignoring a line {what}: {line.strip()[:80]}", file=stderr)
         return None

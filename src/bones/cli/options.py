@@ -18,7 +18,6 @@ from bones.engine.rules import (
 )
 from bones.record.reader import is_unreadable, json_fault, strict_json
 
-_BOOLEAN = BOOLEANS
 _INTEGER = ("set", "players", "reserve", "ante")
 _INT_OR_WORD = ("hand_size", "target")
 
@@ -33,7 +32,7 @@ def add_rules_arguments(parser: argparse.ArgumentParser, default: str = "block")
     for name in OPTION_NAMES:
         flag = "--" + name.replace("_", "-")
         text = f"{MEANINGS[name]} ({values_in_words(name)})".replace("%", "%%")
-        if name in _BOOLEAN:
+        if name in BOOLEANS:
             group.add_argument(flag, dest=name, action=argparse.BooleanOptionalAction,
                                default=None, help=text)
         else:
@@ -62,7 +61,7 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
         except (OSError, UnicodeDecodeError) as exc:
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
             raise RulesError("preset", f"cannot read rules file {source}: {reason}") from None
-        except (ValueError, RecursionError) as exc:
+        except ValueError as exc:
             what = "cannot be read" if is_unreadable(exc) else "is not JSON"
             raise RulesError("preset", f"rules file {source} {what}: {json_fault(exc)}") \
                 from None

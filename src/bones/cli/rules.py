@@ -139,7 +139,7 @@ def everything_json() -> dict[str, Any]:
     return {
         "presets": [preset_json(name) for name in PRESETS],
         "options": [{"name": name, "values": values_in_words(name),
-                     "choices": list(allowed(name)[0]), "least": allowed(name)[1],
+                     "choices": list(choices), "least": least,
                      "default": getattr(default, name), "meaning": MEANINGS[name]}
-                    for name in OPTION_NAMES],
+                    for name in OPTION_NAMES for choices, least in [allowed(name)]],
     }

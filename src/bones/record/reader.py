@@ -130,18 +130,15 @@ def _not_json(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON value")
 
 
-def is_unreadable(exc: ValueError | RecursionError) -> bool:
+def is_unreadable(exc: ValueError) -> bool:
     """Whether ``strict_json`` refused JSON that is well formed but beyond this reader (a
     number too long, nesting too deep), rather than text that is not JSON."""
-    return isinstance(exc, UnreadableJson | NamedTwice | RecursionError)
+    return isinstance(exc, UnreadableJson | NamedTwice)
 
 
-def json_fault(exc: ValueError | RecursionError) -> str:
+def json_fault(exc: ValueError) -> str:
     """What ``strict_json`` found wrong, in a few words."""
-    if isinstance(exc, json.JSONDecodeError):
-        return exc.msg
-    return (str(exc) if isinstance(exc, ValueError)
-            else "arrays and objects nest deeper than this reader goes")
+    return exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc)
 
 
 def load(text: str) -> dict[str, Any]:
@@ -153,7 +150,7 @@ def load(text: str) -> dict[str, Any]:
     twice: list[str] = []
     try:
         doc = strict_json(text, twice)
-    except (ValueError, RecursionError) as exc:
+    except ValueError as exc:
         where = (f" (line {exc.lineno}, column {exc.colno})"
                  if isinstance(exc, json.JSONDecodeError) else "")
         what = "cannot read the JSON" if is_unreadable(exc) else "not JSON"

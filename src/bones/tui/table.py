@@ -12,6 +12,7 @@ from __future__ import annotations
 import io
 import random
 from collections.abc import Callable
+from typing import Any
 
 from bones.ai import Bot, make_bot
 from bones.ai.base import PlayedFor, close_bots, start_bots
@@ -55,7 +56,7 @@ class QuitGame(Exception):
 #: The table as it stood at the start of a person's turn: the game, and each bot's
 #: generator, so a play taken back and made again gets the same reply (a reply that could
 #: change would show more of the bot's hand each time).
-Turn = tuple[Game, dict[int, object]]
+Turn = tuple[Game, list[tuple[random.Random, tuple[Any, ...]]]]
 
 
 class _TakeBack(Exception):
@@ -160,9 +161,9 @@ class Table:
                         move = self._ask(seat)
                     except _TakeBack as back:
                         del self._turns[-2:]  # this turn, and the one taken back to
-                        self.game, states = back.turn
-                        for bot_seat, saved in states.items():
-                            getattr(self._bots[bot_seat], "rng").setstate(saved)  # noqa: B009
+                        self.game, generators = back.turn
+                        for rng, saved in generators:
+                            rng.setstate(saved)
                         continue
                     self._hide_hand(seat)
                 else:
@@ -336,14 +337,11 @@ class Table:
         assert isinstance(resolved, Play)  # a draw or pass is never legal while plays exist
         return resolved
 
-    def _generators(self) -> dict[int, object]:
-        """Each bot's generator state (every bot of bones keeps its own ``rng``)."""
-        states: dict[int, object] = {}
-        for seat, bot in self._bots.items():
-            rng = getattr(bot, "rng", None)  # not in the Bot protocol: outside bots have none
-            if isinstance(rng, random.Random):
-                states[seat] = rng.getstate()
-        return states
+    def _generators(self) -> list[tuple[random.Random, tuple[Any, ...]]]:
+        """Each bot's generator with its state (every bot of bones keeps its own ``rng``;
+        it is not in the Bot protocol, and outside bots have none)."""
+        rngs = (getattr(bot, "rng", None) for bot in self._bots.values())
+        return [(rng, rng.getstate()) for rng in rngs if isinstance(rng, random.Random)]
 
     def _take_back(self, view: SeatView) -> None:
         """Go back to the start of the person's previous turn this hand (``_TakeBack``), or
@@ -368,9 +366,8 @@ class Table:
             self.terminal.say("Cannot undo: a tile was drawn since your last play; draws "
                               "are never taken back", "red")
             return
-        taken = next(m for m in since if m.seat == view.seat)
-        self._notice = (f"Taken back: your {taken.tile if isinstance(taken, Play) else 'move'}"
-                        " and the moves after it.")
+        taken = next(m for m in since if isinstance(m, Play) and m.seat == view.seat)
+        self._notice = f"Taken back: your {taken.tile} and the moves after it."
         raise _TakeBack(self._turns[-2])
 
     def _move_of(self, view: SeatView, command: TileCode | Forced) -> Play | Draw | Pass | None:
