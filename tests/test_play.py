@@ -410,13 +410,13 @@ def test_end_of_input_leaves_cleanly_and_keeps_the_record(tmp_path: Path) -> Non
 def test_a_record_saved_during_the_game_holds_no_seed_until_the_game_is_over() -> None:
     """The seed deals the hands still to come, and ``--record`` is a file the players can
     open between hands."""
-    from bones.cli.play import _Recorder
     from bones.engine.game import deal_hand, new_game
-    from bones.tui.seats import seating
+    from bones.table.recorder import Recorder
+    from bones.table.seats import seating
 
     rules = PRESETS["block"]
     game = deal_hand(new_game(rules), random.Random(1))
-    recorder = _Recorder(seating(2, None, None), 424242)
+    recorder = Recorder(seating(2, None, None), 424242)
     assert "424242" not in recorder.text(game, final=False)
     assert '"seed": 424242' in recorder.text(game, final=True)
 

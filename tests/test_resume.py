@@ -279,7 +279,7 @@ def test_a_seed_of_another_program_stays_until_a_hand_is_dealt_here(tmp_path, mo
 
 
 def test_a_long_name_numbered_by_seat_still_fits_the_screens_limit():
-    from bones.tui.seats import MAX_NAME, seating
+    from bones.table.seats import MAX_NAME, seating
 
     long = "n" * MAX_NAME
     names = seating(2, ("greedy", "greedy"), None, (long, long)).names

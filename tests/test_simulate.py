@@ -347,12 +347,17 @@ def test_a_long_game_is_played_out_and_only_a_stalled_one_is_refused(monkeypatch
     outcome = referee.run_job(job)
     assert outcome.winner is not None and len(outcome.results) > 3
 
-    real = referee.play_hand
+    from bones.table.table import Table
 
-    def scoreless(game, bots):
-        return replace(real(game, bots), scores=game.scores)
+    real = Table.advance
 
-    monkeypatch.setattr(referee, "play_hand", scoreless)
+    def scoreless(table):  # every hand played as if it scored nothing
+        before = table.game.scores
+        events = real(table)
+        table.game = replace(table.game, scores=before)
+        return events
+
+    monkeypatch.setattr(Table, "advance", scoreless)
     with pytest.raises(BonesError, match="stopped after 3 hands: no side scored in the "
                                          "last 3"):
         referee.run_job(job)

@@ -18,11 +18,11 @@ from bones.engine.moves import Draw, Pass, Play
 from bones.engine.rules import PRESETS, Rules
 from bones.engine.tiles import Tile, parse_tile
 from bones.engine.view import observe
+from bones.table.seats import default_kinds, default_names, seating
 from bones.tui.commands import Forced, Help, Pick, Quit, TileCode, Unreadable, read_command
 from bones.tui.faces import layout_lines, plays_lines
 from bones.tui.narrate import Turn, describe, since_last_turn, turns
 from bones.tui.screens import hand_end_screen, turn_screen
-from bones.tui.seats import default_kinds, default_names, seating
 
 
 def lay(tiles: str, spinner: bool = False) -> Layout:

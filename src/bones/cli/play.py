@@ -12,7 +12,6 @@ import argparse
 import os
 import shlex
 import sys
-from dataclasses import replace
 from pathlib import Path
 
 from rich.console import Console
@@ -20,14 +19,13 @@ from rich.console import Console
 from bones.ai.base import LEVELS
 from bones.cli.common import Terminated, fresh_seed, nonempty_path, seconds, seed_value
 from bones.cli.options import add_rules_arguments, rules_from_args
-from bones.engine.errors import BonesError
 from bones.engine.game import Game, new_game
 from bones.engine.rules import OPTION_NAMES, Rules
-from bones.record.files import holds_something, reason, write_whole
-from bones.record.writer import dump, record_of
-from bones.tui.resume import Resumed, recorded_seats, resume
-from bones.tui.seats import DEFAULT_BOT, HUMAN, Seating, checked_seats, parse_seats, seating
-from bones.tui.table import QuitGame, Table
+from bones.record.files import holds_something
+from bones.table.recorder import NotSaved, Recorder
+from bones.table.resume import Resumed, recorded_seats, resume
+from bones.table.seats import DEFAULT_BOT, HUMAN, Seating, checked_seats, parse_seats, seating
+from bones.tui.game import QuitGame, TerminalGame
 from bones.tui.terminal import Terminal
 
 #: The rules of a game when neither --rules nor --resume says.
@@ -131,59 +129,6 @@ def _resumed_seating(args: argparse.Namespace, resumed: Resumed) -> Seating:
     return seating(resumed.record.rules.players, kinds, args.names, resumed.record.players)
 
 
-class _Recorder:
-    """Writes the record of the game so far to one path. The seed goes in only once the
-    game is over or left (``final``): a record saved after each hand is a file the players
-    can read, and the seed deals the hands still to come. A resumed record that already
-    showed its seed keeps it in every save (``seed_shown``): hiding it again would hide
-    nothing, and a game ended by a crash could then never be dealt on as it would have."""
-
-    def __init__(self, seats: Seating, seed: int | None, resumed: Resumed | None = None,
-                 ) -> None:
-        self.seats = seats
-        #: The seed that deals the whole game, if one does (a game resumed without its
-        #: seed had its first hands dealt by another).
-        self.seed = seed
-        self.seed_shown = resumed is not None and resumed.seed is not None
-        #: The table's plays made for outside bots (``Table.played_for``), kept in step.
-        self.played_for: list[dict[str, object]] = (
-            resumed.played_for if resumed is not None else [])
-        #: A resumed record's own other fields (a comment, when it started), and each of
-        #: its hands'.
-        self.kept = resumed.kept if resumed is not None else ()
-        self.hands_kept = tuple(hand.extra for hand in resumed.record.hands) \
-            if resumed is not None else ()
-        #: The resumed record's seed, when it is not one that deals its hands here.
-        self.old_seed = dict(resumed.record.extra).get("seed") \
-            if resumed is not None and resumed.seed is None else None
-
-    def text(self, game: Game, final: bool) -> str:
-        extra: tuple[tuple[str, object], ...] = (*self.kept,
-                                                 ("x-seats", list(self.seats.kinds)))
-        if self.played_for:  # which plays an outside bot did not make, and why
-            extra = (*extra, ("x-played-for", list(self.played_for)))
-        if (final or self.seed_shown) and self.seed is not None:
-            extra = (("seed", self.seed), *extra)
-        elif self.old_seed is not None and len(game.hands) <= len(self.hands_kept):
-            # a seed this table cannot use (another program's), true until a hand is dealt
-            extra = (("seed", self.old_seed), *extra)
-        record = record_of(game, self.seats.names, extra)
-        hands = tuple(replace(hand, extra=kept) for hand, kept
-                      in zip(record.hands, self.hands_kept, strict=False)) \
-            + record.hands[len(self.hands_kept):]
-        return dump(replace(record, hands=hands))
-
-    def save(self, game: Game, path: str, final: bool = True) -> None:
-        try:
-            write_whole(Path(path), self.text(game, final))
-        except OSError as exc:
-            raise NotSaved(f"cannot write the record to {path}: {reason(exc)}") from None
-
-
-class NotSaved(BonesError):
-    """A record could not be written (the file keeps its last good record, if any)."""
-
-
 def run(args: argparse.Namespace) -> int:
     resumed: Resumed | None = None
     if args.resume is not None:
@@ -218,19 +163,20 @@ def run(args: argparse.Namespace) -> int:
         terminal.say("")
         return 130
     replayable = resumed is None or resumed.seed is not None
-    recorder = _Recorder(seats, seed if replayable else None, resumed)
+    recorder = Recorder(seats, seed if replayable else None, resumed)
     if path:  # a path that cannot be written fails before any bot is started
         recorder.save(resumed.game if resumed is not None else new_game(rules), path,
                       final=False)
-    table = Table(rules, seats, seed, terminal,
+    table = TerminalGame(rules, seats, seed, terminal,
                   after_hand=(lambda game: recorder.save(game, path, game.finished))
                   if path else None,
                   think=args.think,
                   game=resumed.game if resumed is not None else None,
                   deals=resumed.deals if resumed is not None else None,
                   played_for=resumed.played_for if resumed is not None else None,
-                  replayable=replayable)
-    recorder.played_for = table.played_for
+                  replayable=replayable,
+                  undone=resumed.undone if resumed is not None else 0)
+    recorder.follow(table.table)
     try:
         table.play_game()
     except NotSaved as exc:  # after a hand: the player may still keep the game elsewhere
@@ -287,7 +233,7 @@ def _say_replay(terminal: Terminal, seed: int | None) -> None:
         terminal.say(f"Seed {seed}: the same seed and options deal this game again.")
 
 
-def _leave(table: Table, recorder: _Recorder, path: str | None, status: int) -> int:
+def _leave(table: TerminalGame, recorder: Recorder, path: str | None, status: int) -> int:
     """Leave a game early, saving its record: to ``--record``, or where the player says."""
     terminal = table.terminal
     _say_replay(terminal, table.replay_seed)

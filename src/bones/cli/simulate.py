@@ -7,11 +7,9 @@ Parsing, the progress bar, the table and the record files live here; the games a
 from __future__ import annotations
 
 import argparse
-import functools
 import json
 import sys
 from pathlib import Path
-from typing import Any
 
 from rich.console import Console
 from rich.table import Table
@@ -34,13 +32,11 @@ from bones.cli.common import (
 from bones.cli.options import add_rules_arguments, rules_from_args
 from bones.engine.errors import BonesError
 from bones.engine.rules import Rules
-from bones.record.files import holds_something, probe, reason, rewrite, write_whole
-from bones.record.folder import refuse_used
-from bones.record.writer import dump
 from bones.sim.fastsim import fast_series, summary_of
 from bones.sim.parallel import stop
-from bones.sim.referee import GameOutcome, check_levels, game_seed, play_series
+from bones.sim.referee import check_levels, play_series
 from bones.sim.stats import Summary, Tally, Unit
+from bones.table.recorder import SeriesRecorder
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -131,7 +127,7 @@ def _refereed(rules: Rules, levels: tuple[str, ...], seed: int, unit: Unit, tota
     Ctrl-C stopped the series: a long run stopped by hand still reports (and saves) the
     games it finished."""
     tally = Tally(rules, levels, seed, unit)
-    recorder = Recorder(Path(args.record), seed) if args.record else None
+    recorder = SeriesRecorder(Path(args.record), seed) if args.record else None
     outcomes = play_series(rules, levels, seed, games=total if unit == "games" else None,
                            hands=total if unit == "hands" else None, jobs=args.jobs,
                            keep_records=recorder is not None, think=args.think)
@@ -143,8 +139,8 @@ def _refereed(rules: Rules, levels: tuple[str, ...], seed: int, unit: Unit, tota
             for outcome in outcomes:
                 with held_interrupts():  # the tally and the records hold the same games
                     tally.add(outcome)
-                    if recorder is not None:
-                        recorder.add(outcome)
+                    if recorder is not None and outcome.record is not None:
+                        recorder.add(outcome.record, outcome.index)
                     finished += 1
                 progress.advance(task, 1 if unit == "games" else len(outcome.results))
     except KeyboardInterrupt:
@@ -161,73 +157,6 @@ def _refereed(rules: Rules, levels: tuple[str, ...], seed: int, unit: Unit, tota
                 recorder.close()
     return tally.summary(), interrupted
 
-
-
-class Recorder:
-    """Writes each game's record as it arrives: to ``path`` itself when it names a ``.json``
-    file (a run of one game; ``run`` refuses more), else to ``game-0001.json``, ... in the
-    folder ``path``.
-
-    A record's ``seed`` (``game_seed``) names the series seed, which deals every game: an
-    outside bot in the series runs with the user's permissions and could read the folder
-    while the series goes on. So records are written without it, and ``close``, once no
-    game is left to play, adds it to each."""
-
-    def __init__(self, path: Path, seed: int) -> None:
-        self.path = path
-        self.seed = seed
-        self.count = 0
-        #: Each file written so far, and the index of its game in the series.
-        self.written: list[tuple[Path, int]] = []
-        # Refused before anything is played: a folder that already holds a series' games
-        # (a shorter second run would leave the first one's later games behind as its own),
-        # a file that holds something (it would be replaced without a word), and a place
-        # where no file can be made (the run's work would be lost at its end).
-        folder = path.parent if path.suffix == ".json" else path
-        if path.suffix != ".json":
-            refuse_used(path, ("game-*.json",), " (name a .json file to save a single game)")
-        elif path.is_dir():
-            raise BonesError(f"cannot write the record to {path}: it is a folder (name a "
-                             "folder without .json for the records of several games)")
-        elif holds_something(path):
-            raise BonesError(f"cannot write the record to {path}: it already holds "
-                             "something; choose a new file or remove it")
-        try:
-            probe(folder)
-        except OSError as exc:
-            raise BonesError(f"cannot write the records to {folder}: {reason(exc)}") \
-                from None
-
-    def add(self, outcome: GameOutcome) -> None:
-        self.count += 1
-        single = self.path.suffix == ".json"
-        self._write(self.path if single else self.path / f"game-{self.count:04d}.json",
-                    outcome)
-
-    def close(self) -> None:
-        """Add each record's seed, the series being over."""
-        for path, index in self.written:
-            try:
-                rewrite(path, functools.partial(_with_seed, seed=game_seed(self.seed, index)))
-            except OSError as exc:
-                raise BonesError(f"cannot write record {path}: {reason(exc)}") from None
-        self.written.clear()
-
-    def _write(self, path: Path, outcome: GameOutcome) -> None:
-        assert outcome.record is not None
-        try:
-            write_whole(path, dump(outcome.record))
-        except OSError as exc:
-            raise BonesError(f"cannot write record {path}: {reason(exc)}") from None
-        self.written.append((path, outcome.index))
-
-
-def _with_seed(doc: dict[str, Any], seed: str) -> dict[str, Any]:
-    """A record with its ``seed`` where ``record_of`` puts it: after the hands, before the
-    ``x-`` fields, so the file reads as if written with it."""
-    items = list(doc.items())
-    items.insert(list(doc).index("hands") + 1, ("seed", seed))
-    return dict(items)
 
 
 def tables(summary: Summary) -> list[Table]:

@@ -48,22 +48,55 @@ class SeatView:
         return plays_of(self.seat, self.hand, self.layout, self.opening)
 
 
-def _hide(move: Move, seat: int) -> Move:
+def _hide(move: Move, seat: int | None) -> Move:
     if isinstance(move, Draw) and move.seat != seat:
         return Draw(move.seat, None)
     return move
 
 
+@dataclass(frozen=True, slots=True)
+class PublicView:
+    """What anyone at the table may see, a spectator included: no seat's tiles, every draw
+    hidden, only counts. A ``SeatView`` without its ``hand``, ``seat`` and ``opening``."""
+
+    rules: Rules
+    dealt: tuple[int, ...]
+    boneyard: int
+    leader: int
+    moves: tuple[Move, ...]
+    scores: tuple[int, ...]
+    held: tuple[int, ...]
+    boneyard_left: int
+    layout: Layout
+    to_move: int
+    pool: int
+    chips: tuple[int, ...]
+
+
+def spectate(game: Game) -> PublicView:
+    """The public view of the game's latest hand (which must have been dealt)."""
+    view = _seen(game, None)
+    return PublicView(rules=view.rules, dealt=view.dealt, boneyard=view.boneyard,
+                      leader=view.leader, moves=view.moves, scores=view.scores,
+                      held=view.held, boneyard_left=view.boneyard_left, layout=view.layout,
+                      to_move=view.to_move, pool=view.pool, chips=view.chips)
+
+
 def observe(game: Game, seat: int) -> SeatView:
     """The view of ``seat`` of the game's latest hand (which must have been dealt)."""
+    return _seen(game, seat)
+
+
+def _seen(game: Game, seat: int | None) -> SeatView:
+    """``observe``; with ``seat`` ``None``, as nobody: no tiles, every draw hidden."""
     state = game.hands[-1]
     scores = game.scores
     if state.is_over:
         scores = tuple(s - p for s, p in zip(game.scores, game.results[-1].points, strict=True))
     return SeatView(
         rules=game.rules,
-        seat=seat,
-        hand=state.hands[seat],
+        seat=-1 if seat is None else seat,
+        hand=() if seat is None else state.hands[seat],
         dealt=tuple(len(h) for h in state.deal),
         boneyard=game.rules.undealt,
         leader=state.leader,

@@ -15,18 +15,19 @@ be replayed, reviewed, or compared deal by deal with another run of the same see
 from __future__ import annotations
 
 import functools
-import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from bones.ai.base import Bot, PlayedFor, close_bots, make_bot, played_for, start_bots
+from bones.ai.base import Bot, make_bot, played_for
 from bones.engine.errors import BonesError
 from bones.engine.game import HandResult, deal, new_game, start_hand
 from bones.engine.rules import Rules
 from bones.record.model import Record
 from bones.record.writer import record_of
-from bones.sim.parallel import Workers
-from bones.sim.referee import check_levels, play_hand
+from bones.sim.parallel import Workers, check_cancelled
+from bones.sim.referee import bot_seating, check_levels
+from bones.table import seeds
+from bones.table.table import Table
 
 
 def lineup(levels: Sequence[str], players: int) -> tuple[str, ...]:
@@ -86,27 +87,27 @@ class DealJob:
 def play_deal(job: DealJob) -> DealOutcome:
     """Play one deal under every rotation of the lineup."""
     rules = job.rules
-    hands, boneyard, leader = deal(new_game(rules), random.Random(f"{job.seed}:deal:{job.index}"))
+    hands, boneyard, leader = deal(new_game(rules), seeds.arena_deal(job.seed, job.index))
     plays = []
     played = []
     records = []
     for rotation, seats in enumerate(rotations(job.seats)):
-        bots = list(start_bots(functools.partial(_bot, job, seats), range(len(seats))).values())
-        try:
-            game = play_hand(start_hand(new_game(rules), hands, boneyard, leader), bots)
-        finally:
-            close_bots(bots)
+        table = Table(rules, bot_seating(seats), None, bot=functools.partial(_bot, job, seats),
+                      game=start_hand(new_game(rules), hands, boneyard, leader),
+                      cancel=check_cancelled)
+        with table:
+            table.advance()
+        game = table.game
         plays.append((seats, game.results[-1]))
-        played.append(tuple(played_for(bot) for bot in bots))
+        played.append(tuple(played_for(table.bots[seat]) for seat in range(len(seats))))
         if job.records:
             # No seed: it deals every deal of the run, and the record may be read during
             # it (``RecordFolder.finish`` adds the seed once the run is over).
             where: dict[str, object] = {"deal": job.index, "rotation": rotation,
                                         "think": job.think}
-            made = PlayedFor(dict(enumerate(bots))).since_last()
-            if made:  # which plays an outside bot did not make, and why
-                where["played_for"] = [{"seat": seat, "move": number, "why": why}
-                                       for number, seat, why in made]
+            if table.played_for:  # which plays an outside bot did not make, and why
+                where["played_for"] = [{"seat": made["seat"], "move": made["move"],
+                                        "why": made["why"]} for made in table.played_for]
             records.append(record_of(game, seats, (("x-arena", where),)))
     return DealOutcome(job.index, tuple(plays), tuple(played), tuple(records))
 
@@ -115,8 +116,7 @@ def _bot(job: DealJob, seats: tuple[str, ...], seat: int) -> Bot:
     """Keyed by seat and level, not by rotation: the same bot in the same seat of the same
     deal makes the same choices, whatever lineup it came from."""
     level = seats[seat]
-    return make_bot(level, random.Random(f"{job.seed}:deal:{job.index}:{seat}:{level}"),
-                    job.think)
+    return make_bot(level, seeds.arena_bot(job.seed, job.index, seat, level), job.think)
 
 
 def play_deals(rules: Rules, levels: Sequence[str], seed: int, deals: int, jobs: int = 1,

@@ -1,7 +1,8 @@
-"""The referee: plays games between bots. It is the only code that sees every hand.
+"""The referee: plays series of games between bots, each on a table (``bones.table``),
+which alone sees every hand.
 
-Bots are asked for a play through ``observe(game, seat)`` and only when their seat holds a
-playable tile; forced draws and passes are made here, as the rules leave no choice in them.
+Bots are asked for a play through their seat's view and only when their seat holds a
+playable tile; the table makes forced draws and passes, as the rules leave no choice in them.
 
 Every game has its own RNGs derived from the series seed and the game's index, so a game's
 hands do not depend on which process plays it or in what order: that is what lets
@@ -11,42 +12,25 @@ A game cut short after ``k`` hands is exactly the first ``k`` hands of the whole
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
-from bones.ai.base import LEVELS, Bot, PlayedFor, close_bots, is_level, make_bot, start_bots
+from bones.ai.base import LEVELS, Bot, is_level, make_bot
 from bones.engine.errors import BonesError
-from bones.engine.game import Game, HandResult, deal_hand, new_game, play_unchecked
-from bones.engine.moves import Play
+from bones.engine.game import Game, HandResult
 from bones.engine.rules import Rules
-from bones.engine.view import observe
 from bones.record.model import Record
 from bones.record.writer import record_of
 from bones.sim.parallel import Workers, check_cancelled
+from bones.table import seeds
+from bones.table.seats import Seating
+from bones.table.table import Table
 
 #: A game whose scores have not moved for this many hands in a row is treated as a fault of
 #: the rules or bots (nearly every hand that is not tied moves a side towards the target)
 #: rather than run forever. Progress, not length: a target of 100,000 takes over 10,000
 #: hands, and such a game must still be played out.
 MAX_SCORELESS_HANDS = 10_000
-
-
-def game_rng(seed: int, index: int) -> random.Random:
-    """The RNG that shuffles and deals game ``index`` of a series."""
-    return random.Random(game_seed(seed, index))
-
-
-def game_seed(seed: int, index: int) -> str:
-    """What seeds game ``index`` of a series (a record's ``seed``): ``Random`` of it deals
-    the game again."""
-    return f"{seed}:{index}"
-
-
-def bot_rng(seed: int, index: int, seat: int) -> random.Random:
-    """The RNG of the bot in ``seat`` for game ``index``: separate from the deal's, so a
-    bot's choices never shift the tiles dealt."""
-    return random.Random(f"{seed}:{index}:seat {seat}")
 
 
 def check_levels(rules: Rules, levels: Sequence[str]) -> tuple[str, ...]:
@@ -69,20 +53,18 @@ def check_levels(rules: Rules, levels: Sequence[str]) -> tuple[str, ...]:
     return tuple(levels)
 
 
+def bot_seating(levels: Sequence[str]) -> Seating:
+    """Every seat a bot, named by its level."""
+    return Seating(tuple(levels), tuple(levels))
+
+
 def play_hand(game: Game, bots: Sequence[Bot]) -> Game:
-    """Deal nothing, only play: move the hand in play to its end."""
-    while (state := game.current) is not None:
-        check_cancelled()  # in a worker of a run stopped by Ctrl-C: give this game up
-        moves = state.legal_moves()
-        move = moves[0]
-        if isinstance(move, Play):
-            seat = state.to_move
-            move = bots[seat].choose(observe(game, seat))
-            if move not in moves:
-                raise BonesError(f"bot {bots[seat].name} in seat {seat} chose {move}, "
-                                 f"which is not a legal play")
-        game = play_unchecked(game, move)
-    return game
+    """Deal nothing, only play: move the hand in play to its end on a table of ``bots``
+    (which the caller started and will close)."""
+    table = Table(game.rules, bot_seating(("bot",) * len(bots)), None,
+                  bot=bots.__getitem__, game=game, cancel=check_cancelled)
+    table.advance()
+    return table.game
 
 
 def play_game(rules: Rules, levels: Sequence[str], seed: int, index: int,
@@ -96,23 +78,24 @@ def play_game(rules: Rules, levels: Sequence[str], seed: int, index: int,
     ``{"hand", "seat", "move", "why"}`` (hand and move counted from 1) for each play the
     referee made for an outside bot, as the bot protocol asks the referee to record.
     """
-    rng = game_rng(seed, index)
-    bots = list(start_bots(lambda seat: make_bot(levels[seat], bot_rng(seed, index, seat),
-                                                 think), range(len(levels))).values())
-    game = new_game(rules)
-    faults = PlayedFor(dict(enumerate(bots)))
+    table = Table(rules, bot_seating(levels), seeds.series_deals(seed, index),
+                  bot=lambda seat: make_bot(levels[seat], seeds.series_bot(seed, index, seat),
+                                            think),
+                  cancel=check_cancelled)
     scoreless = 0
     try:
-        while not game.finished and (hand_limit is None or len(game.results) < hand_limit) \
+        while not table.finished and (hand_limit is None
+                                      or len(table.game.results) < hand_limit) \
                 and scoreless < MAX_SCORELESS_HANDS:
-            before = game.scores
-            game = play_hand(deal_hand(game, rng), bots)
-            scoreless = scoreless + 1 if game.scores == before else 0
-            if played_for is not None:
-                played_for.extend(faults.hand(len(game.results)))
+            before = table.game.scores
+            table.deal()
+            table.advance()
+            scoreless = scoreless + 1 if table.game.scores == before else 0
     finally:
-        close_bots(bots)
-    return game
+        table.close()
+        if played_for is not None:
+            played_for.extend(table.played_for)
+    return table.game
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,7 +145,7 @@ def run_job(job: Job) -> GameOutcome:
     record = None
     if job.keep_record:
         # No seed here: the series seed deals every game, and a record can be read while
-        # the series goes on (``game_seed``; the command adds it once the series is over).
+        # the series goes on (``seeds.game_seed``; the command adds it once the series is over).
         extra: list[tuple[str, object]] = []
         if made:  # which plays an outside bot did not make, and why
             extra.append(("x-played-for", made))

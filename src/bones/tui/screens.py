@@ -27,7 +27,7 @@ from bones.tui.faces import (
     wrapped,
 )
 from bones.tui.narrate import describe, since_last_turn, turns
-from bones.tui.seats import Seating
+from bones.table.seats import Seating
 
 BLANK = Text("")
 

@@ -25,7 +25,7 @@ from bones.record.reader import RecordError, RecordFormatError, read_file
 #: leaves out: ``ended`` (the game goes on, so the time it was left is not when it ended).
 #: (Fields of single moves, and ``x-`` keys inside the rules, are not kept: the engine's
 #: game holds none of them.)
-REWRITTEN = ("seed", "ended", "x-seats", "x-played-for")
+REWRITTEN = ("seed", "ended", "x-seats", "x-played-for", "x-undo")
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +43,8 @@ class Resumed:
     deals: random.Random | None
     #: The plays made for outside bots so far (``x-played-for``).
     played_for: list[dict[str, object]]
+    #: Times a play was taken back in it (``x-undo``): a practice game stays one.
+    undone: int
     #: The record's other optional and ``x-`` fields, kept when it is saved again.
     kept: tuple[tuple[str, Any], ...]
 
@@ -63,6 +65,7 @@ def resume(path: str) -> Resumed:
         record=record, game=game, kinds=extra.get("x-seats"),
         seed=seed if deals is not None else None, deals=deals,
         played_for=_played_for(extra.get("x-played-for")),
+        undone=_count(extra.get("x-undo")),
         kept=tuple((k, v) for k, v in record.extra if k not in REWRITTEN))
 
 
@@ -105,3 +108,8 @@ def _played_for(value: object) -> list[dict[str, object]]:
     if not isinstance(value, list):
         return []
     return [dict(entry) for entry in value if isinstance(entry, dict)]
+
+
+def _count(value: object) -> int:
+    """A whole number of times, 0 for anything else."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0

@@ -1,10 +1,11 @@
-"""The game loop: deal each hand, make the forced moves, ask people and bots for the rest,
-and show a screen at every turn of a person and at the end of every hand.
+"""The terminal game: a table (``bones.table``) driven from the keyboard, with a screen at
+every turn of a person and at the end of every hand.
 
-Every move goes through the engine's checked path (``play``), people's moves after
-``resolve`` has explained any refusal. Randomness comes from the seed alone: the deals from
-``Random(seed)``, each bot from its own generator derived from the seed and its seat, so the
-same seed deals the same game whoever sits where.
+The table makes every bot's move and every forced draw and pass; this module asks people for
+theirs, shows what happened, and offers hint, undo, review and quit. Randomness comes from
+the seed alone (``bones.table.seeds``): the deals from ``Random(seed)``, each bot from its own
+generator derived from the seed and its seat, so the same seed deals the same game whoever
+sits where.
 """
 
 from __future__ import annotations
@@ -12,18 +13,19 @@ from __future__ import annotations
 import io
 import random
 from collections.abc import Callable
-from typing import Any
 
-from bones.ai import Bot, make_bot
-from bones.ai.base import PlayedFor, close_bots, start_bots
-from bones.ai.expert import ExpertBot, describe
+from bones.ai.base import make_bot
 from bones.ai.review import COST_LEGEND, mistake_text, review
 from bones.engine.errors import IllegalMove
-from bones.engine.game import Game, deal_hand, new_game, play
+from bones.engine.game import Game
 from bones.engine.moves import Draw, Pass, Play
 from bones.engine.rules import Rules
-from bones.engine.state import resolve
-from bones.engine.view import SeatView, observe
+from bones.engine.view import SeatView
+from bones.table import seeds
+from bones.table.advice import hint
+from bones.table.events import Undone
+from bones.table.seats import Seating
+from bones.table.table import Table, TableError
 from bones.tui.commands import (
     Command,
     Forced,
@@ -45,7 +47,6 @@ from bones.tui.screens import (
     turn_screen,
     waiting_screen,
 )
-from bones.tui.seats import Seating
 from bones.tui.terminal import Terminal
 
 
@@ -53,27 +54,11 @@ class QuitGame(Exception):
     """The person at the keyboard typed ``quit`` and confirmed it."""
 
 
-#: The table as it stood at the start of a person's turn: the game, and each bot's
-#: generator, so a play taken back and made again gets the same reply (a reply that could
-#: change would show more of the bot's hand each time).
-Turn = tuple[Game, list[tuple[random.Random, tuple[Any, ...]]]]
+class _TakenBack(Exception):
+    """``undo`` was accepted: the person's turn starts again, further back."""
 
 
-class _TakeBack(Exception):
-    """``undo``: the table goes back to ``turn``, the start of the person's previous turn."""
-
-    def __init__(self, turn: Turn) -> None:
-        super().__init__("undo")
-        self.turn = turn
-
-
-def bot_rng(seed: int, seat: int) -> random.Random:
-    """The generator of the bot at ``seat``: derived from the seed, independent of the deals
-    (a string seed is hashed the same way on every machine)."""
-    return random.Random(f"bones-bot:{seed}:{seat}")
-
-
-class Table:
+class TerminalGame:
     """One game at one terminal. ``game`` always holds the game as played so far, so whoever
     stops the loop (quit, Ctrl-C, end of input) can still save its record."""
 
@@ -82,7 +67,7 @@ class Table:
                  think: float = 0.5, game: Game | None = None,
                  deals: random.Random | None = None,
                  played_for: list[dict[str, object]] | None = None,
-                 replayable: bool = True) -> None:
+                 replayable: bool = True, undone: int = 0) -> None:
         """A new game, or with ``game`` one taken up where it was left (``bones play
         --resume``): ``deals`` then shuffles the hands still to come (else ``Random(seed)``
         does), ``played_for`` lists the plays made for outside bots before, and
@@ -94,30 +79,30 @@ class Table:
         self.replay_seed = seed if replayable else None
         self.terminal = terminal
         self.after_hand = after_hand
-        self.game = game if game is not None else new_game(rules)
-        self._deals = deals if deals is not None else random.Random(seed)
         #: What outside bots did wrong this hand, held until the hand is over: a fault
         #: quotes the bot's reply, which names a tile it holds ("illegal reply: 6-4 ...").
         self._bot_faults = io.StringIO()
-        self._bots: dict[int, Bot] = start_bots(
-            lambda seat: make_bot(seating.kinds[seat], bot_rng(seed, seat), think,
-                                  self._bot_faults),
-            (seat for seat in range(len(seating.kinds)) if not seating.is_human(seat)))
+        # undo for one person against our bots only: at a shared keyboard it would take
+        # back another's move, and an outside bot's faults would name moves undone
+        undo = len(seating.humans) == 1 and not any(
+            kind.startswith("cmd:") for kind in seating.kinds)
+        self.table = Table(
+            rules, seating, deals if deals is not None else seeds.play_deals(seed),
+            bot=lambda seat: make_bot(seating.kinds[seat], seeds.play_bot(seed, seat), think,
+                                      self._bot_faults),
+            game=game, played_for=played_for or (), undo=undo, undone=undone)
         #: The person who may be looking at the screen; ``None`` after a public screen.
         self._viewer: int | None = None
-        #: Each play the table made for an outside bot (a late, missing or illegal reply),
-        #: as ``{"hand", "seat", "move", "why"}``, hand and move counted from 1: the bot
-        #: protocol has the referee record them, and the game's record carries them.
-        self.played_for: list[dict[str, object]] = list(played_for or ())
-        self._faults = PlayedFor(self._bots)
-        #: The game at the start of each of the person's turns this hand, for ``undo``:
-        #: offered to one person against our bots only (at a shared keyboard it would take
-        #: back another's move, and an outside bot's faults would name moves undone).
-        self._turns: list[Turn] = []
-        self._undo = len(seating.humans) == 1 and not any(
-            kind.startswith("cmd:") for kind in seating.kinds)
         #: Said once the next turn is on the screen (after ``undo``).
         self._notice: str | None = None
+
+    @property
+    def game(self) -> Game:
+        return self.table.game
+
+    @property
+    def played_for(self) -> list[dict[str, object]]:
+        return self.table.played_for
 
     # -- the loop ------------------------------------------------------------------------
 
@@ -126,18 +111,18 @@ class Table:
         try:
             return self._play_game()
         finally:
-            if self.game.hands:  # a game left mid-hand keeps the last hand's faults too
-                self.played_for.extend(self._faults.hand(len(self.game.hands)))
-            close_bots(self._bots.values())
+            self.table.close()
             self._tell_bot_faults()  # a game left mid-hand, or a bot that would not close
 
     def _play_game(self) -> Game:
-        while not self.game.finished:
+        table = self.table
+        while not table.finished:
             if self.game.current is None:  # a resumed game may be in the middle of a hand
-                self.game = deal_hand(self.game, self._deals)
-            self._turns = []
-            self._play_hand()
-            self.played_for.extend(self._faults.hand(len(self.game.results)))
+                table.deal()
+            table.advance()
+            while (seat := table.waiting) is not None:
+                self._turn(seat)
+                table.advance()
             if self.after_hand is not None:
                 self.after_hand(self.game)
             self._show_hand_end()
@@ -148,27 +133,13 @@ class Table:
                                            self.terminal.width))
         return self.game
 
-    def _play_hand(self) -> None:
-        """Play the hand in play to its end. Forced draws and passes are made here, for people
-        too: nobody has a choice to make, and the next screen tells them what happened."""
-        while (state := self.game.current) is not None:
-            move = state.legal_moves()[0]
-            if isinstance(move, Play):
-                seat = state.to_move
-                if self.seating.is_human(seat):
-                    self._turns.append((self.game, self._generators()))
-                    try:
-                        move = self._ask(seat)
-                    except _TakeBack as back:
-                        del self._turns[-2:]  # this turn, and the one taken back to
-                        self.game, generators = back.turn
-                        for rng, saved in generators:
-                            rng.setstate(saved)
-                        continue
-                    self._hide_hand(seat)
-                else:
-                    move = self._bots[seat].choose(observe(self.game, seat))
-            self.game = play(self.game, move)
+    def _turn(self, seat: int) -> None:
+        """A person's turn: asked until the table takes a play (or takes one back)."""
+        try:
+            self._ask(seat)
+        except _TakenBack:
+            return
+        self._hide_hand(seat)
 
     def _tell_bot_faults(self) -> None:
         """Say what the outside bots did wrong in the hand just over (the deal is open now)."""
@@ -282,11 +253,12 @@ class Table:
 
     # -- a person's move -----------------------------------------------------------------
 
-    def _ask(self, seat: int) -> Play:
-        """Ask the person at ``seat`` for a play until the engine accepts one."""
+    def _ask(self, seat: int) -> None:
+        """Ask the person at ``seat`` for a play until the table takes one (``_TakenBack``
+        when it takes one back instead)."""
         self._hand_over_keyboard(seat)
         self._viewer = seat
-        view = observe(self.game, seat)
+        view = self.table.seat_view(seat)
         choices = len(view.legal)
         prompt = (f"Your move (1-{choices}, a tile like 6-5 or 65r, help, quit): "
                   if choices > 1 else "Your move (1, a tile like 6-5, help, quit): ")
@@ -297,78 +269,52 @@ class Table:
         while True:
             command = read_command(self.terminal.ask(prompt), choices, self.rules.set,
                                    {p.tile for p in view.legal})
-            chosen = self._respond(view, command)
-            if chosen is not None:
-                return chosen
+            if self._respond(view, command):
+                return
 
-    def _respond(self, view: SeatView, command: Command) -> Play | None:
-        """Carry out one command: the play it names if the engine accepts it, else ``None``
-        after help, a declined quit, or a one-line reason."""
-        if isinstance(command, Pick):
-            return view.legal[command.number - 1]
+    def _respond(self, view: SeatView, command: Command) -> bool:
+        """Carry out one command: whether the table took a play; ``False`` after help, a
+        hint, a declined quit, or a one-line reason."""
         if isinstance(command, Help):
             for line in HELP:
                 self.terminal.say(line)
-            return None
+            return False
         if isinstance(command, Hint):
-            advice = ExpertBot(random.Random(f"bones-hint:{self.seed}:{len(view.moves)}"),
-                               think=0.3).choose(view)
+            advice, reason = hint(view, self.seed, self.seating.names)
             where = f" on the {advice.end} arm" if advice.end else ""
-            reason = describe(view, advice, self.seating.names)
             self.terminal.say(f"Hint: play {advice.tile}{where}: {reason}")
-            return None
+            return False
         if isinstance(command, Quit):
             self._confirm_quit()
-            return None
+            return False
         if isinstance(command, Undo):
             self._take_back(view)
-            return None
+            return False
         if isinstance(command, Unreadable):
             self.terminal.say(f"Unclear: {command.reason}", "red")
-            return None
-        move = self._move_of(view, command)
+            return False
+        move = view.legal[command.number - 1] if isinstance(command, Pick) \
+            else self._move_of(view, command)
         if move is None:
-            return None
+            return False
         try:
-            resolved = resolve(self.game.hands[-1], move)
+            self.table.submit(view.seat, move)
         except IllegalMove as exc:
             self.terminal.say(f"Illegal: {_personal(str(exc), view.seat)}", "red")
-            return None
-        assert isinstance(resolved, Play)  # a draw or pass is never legal while plays exist
-        return resolved
-
-    def _generators(self) -> list[tuple[random.Random, tuple[Any, ...]]]:
-        """Each bot's generator with its state (every bot of bones keeps its own ``rng``;
-        it is not in the Bot protocol, and outside bots have none)."""
-        rngs = (getattr(bot, "rng", None) for bot in self._bots.values())
-        return [(rng, rng.getstate()) for rng in rngs if isinstance(rng, random.Random)]
+            return False
+        return True
 
     def _take_back(self, view: SeatView) -> None:
-        """Go back to the start of the person's previous turn this hand (``_TakeBack``), or
-        say why not: not offered here, nothing to take back, or a tile drawn since (the
-        person has seen it, and the boneyard's order would let them steer round it)."""
-        if not self._undo:
-            self.terminal.say("Cannot undo: undo is for one person playing bones's own bots",
-                              "red")
+        """Go back to the start of the person's previous turn this hand (``_TakenBack``),
+        or say why the table will not."""
+        try:
+            events = self.table.undo(view.seat)
+        except TableError as exc:
+            self.terminal.say(f"Cannot undo: {exc}", "red")
             return
-        if len(self._turns) < 2:
-            first = self._turns[0][0].hands[-1].moves if self._turns else ()
-            resumed = any(m.seat == view.seat for m in first)  # plays from before --resume
-            self.terminal.say("Cannot undo: nothing of yours since the game was resumed"
-                              if resumed else
-                              "Cannot undo: there is no play of yours to take back this hand",
-                              "red")
-            return
-        before = self._turns[-2][0]
-        since = self.game.hands[-1].moves[len(before.hands[-1].moves):]
-        if any(isinstance(m, Draw) for m in since):
-            # the tile drawn, seen or played, would tell the boneyard's order
-            self.terminal.say("Cannot undo: a tile was drawn since your last play; draws "
-                              "are never taken back", "red")
-            return
-        taken = next(m for m in since if isinstance(m, Play) and m.seat == view.seat)
-        self._notice = f"Taken back: your {taken.tile} and the moves after it."
-        raise _TakeBack(self._turns[-2])
+        tile = next(e.tile for e in events if isinstance(e, Undone))
+        self._notice = f"Taken back: your {tile} and the moves after it."
+        raise _TakenBack
 
     def _move_of(self, view: SeatView, command: TileCode | Forced) -> Play | Draw | Pass | None:
         """The move a tile code or a typed ``pass``/``draw`` stands for; asks for the arm when
