@@ -10,7 +10,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bones.ai.base import LEVELS, is_level
-from bones.ai.external import cannot_start
 from bones.engine.errors import BonesError
 from bones.engine.rules import Rules
 
@@ -55,6 +54,8 @@ def checked_seats(kinds: tuple[str, ...], origin: str = "--seats") -> tuple[str,
             known = ", ".join((HUMAN, *LEVELS, "cmd:PROGRAM"))
             raise BonesError(f'{origin}: "{kind}" is not a seat (use {known})')
         if kind.startswith("cmd:"):
+            from bones.ai.external import cannot_start
+
             why = cannot_start(kind[4:])
             if why is not None:
                 raise BonesError(f'{origin}: bot "{kind}" cannot start: {why}')

@@ -152,11 +152,10 @@ class Table:
             by: Maker = "forced"
             why = None
             seat = state.to_move
-            if isinstance(move, Play):
-                if self.seating.is_human(seat):
-                    if not self._turns or self._turns[-1].game is not self.game:
-                        self._turns.append(_Turn(self.game, self._generators()))
-                    return events
+            if isinstance(move, Play) and self.seating.is_human(seat):
+                if not self._turns or self._turns[-1].game is not self.game:
+                    self._turns.append(_Turn(self.game, self._generators()))
+                return events
             if self._cancel is not None:
                 self._cancel()
             if isinstance(move, Play):

@@ -17,6 +17,7 @@ from bones.engine.game import Game
 from bones.engine.layout import Layout
 from bones.engine.rules import Rules
 from bones.engine.view import SeatView
+from bones.table.seats import Seating
 from bones.tui.faces import (
     QUIET,
     flow,
@@ -27,7 +28,6 @@ from bones.tui.faces import (
     wrapped,
 )
 from bones.tui.narrate import describe, since_last_turn, turns
-from bones.table.seats import Seating
 
 BLANK = Text("")
 
