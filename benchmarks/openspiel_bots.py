@@ -26,7 +26,7 @@ counts, which no rule set of ours does.) Its bots:
 
 This script is the referee: OpenSpiel's state holds the hands, says whose turn it is, checks
 every action and scores the hand. On our seat it writes each move request of
-``spec/bot-protocol.md`` from OpenSpiel's history (the plays, with a pass for every time
+``docs/bot-protocol.md`` from OpenSpiel's history (the plays, with a pass for every time
 the other player was passed over, arms named as our layout names them) to a ``bones bot
 --level L`` process, reads the reply and applies the matching OpenSpiel action; a reply
 that is late, malformed or illegal there is counted as a fault and OpenSpiel's first legal

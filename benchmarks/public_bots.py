@@ -16,7 +16,7 @@ with all 28 tiles of a double-six set dealt: our ``--rules block --players 4 --p
 
 This script is the referee: the package's ``Game`` holds the hands, says whose turn it is,
 checks every move and scores the hand. On our seats it writes each move request of
-``spec/bot-protocol.md`` from the package's game (the seat's hand, the moves so far with
+``docs/bot-protocol.md`` from the package's game (the seat's hand, the moves so far with
 passes, the leader) to a ``bones bot --level L`` process, reads the reply and makes that move
 in the package's game; a reply that is late, malformed or illegal there is counted as a
 fault and the package's first valid move is made instead. Nothing of ours decides legality

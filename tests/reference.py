@@ -1,5 +1,5 @@
-"""An independent referee for ``bones-record/1``, written from ``spec/rules.md`` and
-``spec/record-format.md`` alone. It imports nothing from ``bones``: tests hold the engine
+"""An independent referee for ``bones-record/1``, written from ``docs/rules.md`` and
+``docs/records.md`` alone. It imports nothing from ``bones``: tests hold the engine
 against it, so a rule misread in one place shows up as a disagreement.
 
 It is deliberately plain (dicts, lists, tuples, no speed tricks) and differently shaped from

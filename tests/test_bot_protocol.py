@@ -440,7 +440,7 @@ def test_a_move_request_whose_id_json_cannot_write_back_gets_no_reply_and_one_lo
     assert len(err.getvalue().splitlines()) == 1 and "id cannot be written" in err.getvalue()
 
 
-#: The move request of ``spec/bot-protocol.md``, as the spec writes it.
+#: The move request of ``docs/bot-protocol.md``, as that page writes it.
 SPEC_REQUEST = {
     "type": "move", "id": 41, "rules": {"preset": "pagat-draw", "players": 3}, "seat": 1,
     "hand": ["2-1", "1-1", "5-2", "0-0", "4-3"], "dealt": [5, 5, 5], "boneyard": 13,

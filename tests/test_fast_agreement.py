@@ -3,7 +3,7 @@
 ``bones.fast.reference`` plays random games through ``legal_moves`` and ``play_unchecked``;
 the pure-Python path and the C extension must deal the same tiles, pick the same moves, end
 and score every hand the same way and leave the RNG in the same state. The cases cover every
-preset and every option of ``spec/rules.md``, one at a time and in random combinations.
+preset and every option of ``docs/rules.md``, one at a time and in random combinations.
 Reference games are slow, so the C path is also held against the pure one (itself held
 against the reference) over many more games.
 """

@@ -1,4 +1,4 @@
-"""The example record of spec/record-format.md replays as the spec describes it."""
+"""The example record of docs/records.md replays as that page describes it."""
 
 import json
 from pathlib import Path

@@ -1,6 +1,6 @@
 """A bot in another process that speaks ``bones-bot/1`` (``--bots cmd:PROGRAM``).
 
-The referee side of ``spec/bot-protocol.md``: it sends the seat's view as a move request and
+The referee side of ``docs/bot-protocol.md``: it sends the seat's view as a move request and
 waits at most twice the think time plus one second. A late, malformed or illegal reply (or a
 dead process) is not retried: it is logged and a fallback bot plays for the seat, so an
 outside bot can never stall or crash the table.

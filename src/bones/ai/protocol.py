@@ -1,4 +1,4 @@
-"""The seat view as a ``bones-bot/1`` move request and back (``spec/bot-protocol.md``).
+"""The seat view as a ``bones-bot/1`` move request and back (``docs/bot-protocol.md``).
 
 ``request_of`` is the only way the referee builds what a bot process sees, and it is built
 from a ``SeatView``, so it cannot carry another seat's tiles.

@@ -1,6 +1,6 @@
 """``bones rules [PRESET] [--json]``: the presets, where each comes from, and every option.
 
-The option meanings are a short form of the options table of ``spec/rules.md``; they live
+The option meanings are a short form of the options table of ``docs/rules.md``; they live
 here, not in the engine, because they are words for people, not rules. A test checks that
 every option of the engine has one.
 """
@@ -16,7 +16,7 @@ from bones.engine.rules import OPTION_NAMES, PRESET_SOURCES, PRESETS, Rules, all
 
 WIDTH = 80
 
-#: option -> meaning, after the options table of ``spec/rules.md``; the values each takes
+#: option -> meaning, after the options table of ``docs/rules.md``; the values each takes
 #: come from the engine (``allowed``).
 MEANINGS: dict[str, str] = {
     "set": "highest pip value of the set (double-six, ...)",

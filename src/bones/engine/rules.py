@@ -1,4 +1,4 @@
-"""One frozen ``Rules`` value per rule set: every option of ``spec/rules.md``, and the presets.
+"""One frozen ``Rules`` value per rule set: every option of ``docs/rules.md``, and the presets.
 
 A variant is data: the engine reads these fields and picks small functions by their values.
 All validation lives in ``Rules.__post_init__`` so an undealable rules object cannot exist.
@@ -44,7 +44,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Rules:
-    """A complete rule set. Field names and values are those of ``spec/rules.md``."""
+    """A complete rule set. Field names and values are those of ``docs/rules.md``."""
 
     set: int = 6
     players: int = 2
@@ -249,7 +249,7 @@ def _resolved_hand_size(r: Rules) -> int:
     return hs
 
 
-#: Each seed document as a named rules value (``spec/rules.md``, "Presets").
+#: Each seed document as a named rules value (``docs/rules.md``, "Presets").
 PRESETS: dict[str, Rules] = {
     "block": Rules(preset="block"),
     "draw": Rules(draw=True, preset="draw"),

@@ -1,7 +1,7 @@
 """What one seat may see: its own tiles, the others' tile counts, the public history with
 other seats' draws hidden. Bots, the terminal and the server work only from a ``SeatView``.
 
-Its fields map one to one onto a ``move`` request of ``spec/bot-protocol.md``.
+Its fields map one to one onto a ``move`` request of ``docs/bot-protocol.md``.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """``--vary`` flags into a grid of rule sets: every combination of the varied options' values.
 
-A flag names an option of ``spec/rules.md`` and its values: ``spinner`` alone takes every
+A flag names an option of ``docs/rules.md`` and its values: ``spinner`` alone takes every
 value of an option that has a fixed list (the booleans, the enumerations and ``set``);
 ``players=3..6`` a range of whole numbers; ``target=50,100,pagat`` a list. Values are read
 as the rules flags read them (``read_whole``). A value that no rule set could have

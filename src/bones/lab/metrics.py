@@ -67,7 +67,7 @@ class Counts:
 def count_hands(rules: Rules, raws: Sequence[RawHand]) -> Counts:
     """Reduce the raw hands of one ``play_hands``-style run (games one after another, the
     last possibly cut short) to ``Counts``. A game ends after the hand in which its winner's
-    total reaches the target, as ``spec/rules.md`` says; ``check`` holds this against the
+    total reaches the target, as ``docs/rules.md`` says; ``check`` holds this against the
     playout's own ``Totals``."""
     sides, players, target = rules.sides, rules.players, rules.target_points
     hands = decided = leader_wins = blocked = tied = points = points_sq = 0

@@ -1,4 +1,4 @@
-"""Game records (``spec/record-format.md``): read, check by replaying through the engine, write.
+"""Game records (``docs/records.md``): read, check by replaying through the engine, write.
 
 There is one implementation of the rules: the reader replays every move through
 ``bones.engine`` and reports the engine's own refusal, prefixed with the hand and move.

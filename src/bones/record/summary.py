@@ -8,7 +8,7 @@ from bones.engine.game import Game, HandResult
 
 
 def summary(game: Game) -> dict[str, Any]:
-    """The ``bones replay --json`` object of ``spec/record-format.md``."""
+    """The ``bones replay --json`` object of ``docs/records.md``."""
     return {
         "hands": [_hand(r) for r in game.hand_results()],
         "scores": list(game.scores),
