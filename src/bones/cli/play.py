@@ -17,7 +17,7 @@ from pathlib import Path
 
 from rich.console import Console
 
-from bones.ai.base import LEVELS
+from bones.ai.levels import LEVELS
 from bones.cli.common import Terminated, fresh_seed, nonempty_path, seconds, seed_value
 from bones.cli.options import add_rules_arguments, rules_from_args
 from bones.engine.errors import BonesError

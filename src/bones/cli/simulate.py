@@ -16,7 +16,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from bones.ai.base import LEVELS
+from bones.ai.levels import LEVELS
 from bones.cli.common import (
     cores,
     counted,

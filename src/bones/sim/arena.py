@@ -19,13 +19,14 @@ import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from bones.ai.base import Bot, PlayedFor, close_bots, make_bot, played_for, start_bots
+from bones.ai.base import Bot, PlayedFor, close_bots, played_for, start_bots
 from bones.engine.errors import BonesError
 from bones.engine.game import HandResult, deal, new_game, start_hand
 from bones.engine.rules import Rules
+from bones.protocol.bots import make_seat_bot
 from bones.record.model import Record
 from bones.record.writer import record_of
-from bones.sim.parallel import Workers
+from bones.sim.parallel import Workers, check_cancelled
 from bones.sim.referee import check_levels, play_hand
 
 
@@ -115,8 +116,8 @@ def _bot(job: DealJob, seats: tuple[str, ...], seat: int) -> Bot:
     """Keyed by seat and level, not by rotation: the same bot in the same seat of the same
     deal makes the same choices, whatever lineup it came from."""
     level = seats[seat]
-    return make_bot(level, random.Random(f"{job.seed}:deal:{job.index}:{seat}:{level}"),
-                    job.think)
+    return make_seat_bot(level, random.Random(f"{job.seed}:deal:{job.index}:{seat}:{level}"),
+                         job.think, cancelled=check_cancelled)
 
 
 def play_deals(rules: Rules, levels: Sequence[str], seed: int, deals: int, jobs: int = 1,

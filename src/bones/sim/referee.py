@@ -15,12 +15,15 @@ import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
-from bones.ai.base import LEVELS, Bot, PlayedFor, close_bots, is_level, make_bot, start_bots
+from bones.ai.base import Bot, PlayedFor, close_bots, start_bots
+from bones.ai.levels import LEVELS
 from bones.engine.errors import BonesError
 from bones.engine.game import Game, HandResult, deal_hand, new_game, play_unchecked
 from bones.engine.moves import Play
 from bones.engine.rules import Rules
 from bones.engine.view import observe
+from bones.protocol.bots import is_seat_bot, make_seat_bot
+from bones.protocol.external import cannot_start
 from bones.record.model import Record
 from bones.record.writer import record_of
 from bones.sim.parallel import Workers, check_cancelled
@@ -52,14 +55,12 @@ def bot_rng(seed: int, index: int, seat: int) -> random.Random:
 def check_levels(rules: Rules, levels: Sequence[str]) -> tuple[str, ...]:
     """One known bot level per seat, every outside bot a program that can be started, or a
     ``BonesError`` saying what is wrong."""
-    unknown = [level for level in levels if not is_level(level)]
+    unknown = [level for level in levels if not is_seat_bot(level)]
     if unknown:
         raise BonesError(f"unknown bot {unknown[0]!r} (known: {', '.join(LEVELS)}, or "
                          "cmd:PROGRAM)")
     for level in levels:
         if level.startswith("cmd:"):
-            from bones.ai.external import cannot_start
-
             why = cannot_start(level[4:])
             if why is not None:
                 raise BonesError(f"bot {level!r} cannot start: {why}")
@@ -97,8 +98,10 @@ def play_game(rules: Rules, levels: Sequence[str], seed: int, index: int,
     referee made for an outside bot, as the bot protocol asks the referee to record.
     """
     rng = game_rng(seed, index)
-    bots = list(start_bots(lambda seat: make_bot(levels[seat], bot_rng(seed, index, seat),
-                                                 think), range(len(levels))).values())
+    bots = list(start_bots(lambda seat: make_seat_bot(levels[seat],
+                                                      bot_rng(seed, index, seat), think,
+                                                      cancelled=check_cancelled),
+                           range(len(levels))).values())
     game = new_game(rules)
     faults = PlayedFor(dict(enumerate(bots)))
     scoreless = 0

@@ -9,10 +9,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bones.ai.base import LEVELS, is_level
-from bones.ai.external import cannot_start
+from bones.ai.levels import LEVELS
 from bones.engine.errors import BonesError
 from bones.engine.rules import Rules
+from bones.protocol.bots import is_seat_bot
+from bones.protocol.external import cannot_start
 
 HUMAN = "human"
 #: Longest name accepted, so that score and tile lines of four seats still fit 80 columns.
@@ -51,7 +52,7 @@ def checked_seats(kinds: tuple[str, ...], origin: str = "--seats") -> tuple[str,
     """``kinds`` if each is ``human``, a bot level or an outside bot that can start; else a
     ``BonesError`` naming where the list came from."""
     for kind in kinds:
-        if kind != HUMAN and not is_level(kind):
+        if kind != HUMAN and not is_seat_bot(kind):
             known = ", ".join((HUMAN, *LEVELS, "cmd:PROGRAM"))
             raise BonesError(f'{origin}: "{kind}" is not a seat (use {known})')
         if kind.startswith("cmd:"):

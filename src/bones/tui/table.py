@@ -14,8 +14,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from bones.ai import Bot, make_bot
-from bones.ai.base import PlayedFor, close_bots, start_bots
+from bones.ai.base import Bot, PlayedFor, close_bots, start_bots
 from bones.ai.expert import ExpertBot, describe
 from bones.ai.review import COST_LEGEND, mistake_text, review
 from bones.engine.errors import IllegalMove
@@ -24,6 +23,7 @@ from bones.engine.moves import Draw, Pass, Play
 from bones.engine.rules import Rules
 from bones.engine.state import resolve
 from bones.engine.view import SeatView, observe
+from bones.protocol.bots import make_seat_bot
 from bones.tui.commands import (
     Command,
     Forced,
@@ -100,8 +100,8 @@ class Table:
         #: quotes the bot's reply, which names a tile it holds ("illegal reply: 6-4 ...").
         self._bot_faults = io.StringIO()
         self._bots: dict[int, Bot] = start_bots(
-            lambda seat: make_bot(seating.kinds[seat], bot_rng(seed, seat), think,
-                                  self._bot_faults),
+            lambda seat: make_seat_bot(seating.kinds[seat], bot_rng(seed, seat), think,
+                                       self._bot_faults),
             (seat for seat in range(len(seating.kinds)) if not seating.is_human(seat)))
         #: The person who may be looking at the screen; ``None`` after a public screen.
         self._viewer: int | None = None

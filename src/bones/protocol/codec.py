@@ -9,12 +9,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, cast
 
-from bones.ai.public import replay_public
 from bones.engine import lead as leads
 from bones.engine.errors import BonesError
 from bones.engine.rules import is_int, rules_from_json
 from bones.engine.tiles import Tile, parse_tile
 from bones.engine.view import SeatView
+from bones.protocol.public import replay_public
 from bones.record.reader import read_move
 from bones.record.writer import move_json
 
@@ -46,7 +46,7 @@ def view_of(request: Mapping[str, Any]) -> SeatView:
     """Rebuild a ``SeatView`` from a move request (what ``bones bot`` does with each line).
 
     Every field is checked, and the moves are replayed from the seat's side
-    (``bones.ai.public``), so a request no hand could produce is refused with a one-line
+    (``bones.protocol.public``), so a request no hand could produce is refused with a one-line
     ``BonesError`` instead of reaching the bot.
     """
     # Rules "as in a record" may leave the players out (a preset name alone), where a
