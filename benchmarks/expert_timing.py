@@ -14,7 +14,7 @@ import argparse
 import random
 import time
 
-from bones.ai.base import LEVELS, make_bot
+from bones.ai.levels import LEVELS, make_bot
 from bones.cli.common import positive, seconds
 from bones.engine.game import deal_hand, new_game, play_unchecked
 from bones.engine.moves import Play

@@ -51,7 +51,7 @@ from typing import Any, TypeVar
 
 from rich.progress import track
 
-from bones.ai.base import LEVELS
+from bones.ai.levels import LEVELS
 from bones.cli.common import cores, positive, seconds
 from bones.engine.tiles import Tile, parse_tile
 from bones.sim.clusters import Clustered

@@ -157,7 +157,7 @@ def test_play_refuses_an_outside_bot_seat_that_cannot_start(tmp_path, capsys):
 
 
 def test_an_outside_bot_that_can_start_is_let_through_the_check():
-    from bones.ai.external import cannot_start
+    from bones.protocol.external import cannot_start
 
     assert cannot_start(f"{sys.executable} -m bones.cli.main bot") is None
     assert cannot_start("python3 -c pass") is None  # found on PATH
@@ -165,7 +165,7 @@ def test_an_outside_bot_that_can_start_is_let_through_the_check():
 
 
 def test_a_script_found_on_path_is_checked_as_its_file(tmp_path, monkeypatch):
-    from bones.ai.external import cannot_start
+    from bones.protocol.external import cannot_start
 
     script = tmp_path / "nobang"
     script.write_text("import json\n")
@@ -175,7 +175,7 @@ def test_a_script_found_on_path_is_checked_as_its_file(tmp_path, monkeypatch):
 
 
 def test_a_hash_bang_line_with_windows_line_endings_is_refused(tmp_path):
-    from bones.ai.external import cannot_start
+    from bones.protocol.external import cannot_start
 
     script = tmp_path / "crlf.py"
     script.write_bytes(b"#!/usr/bin/env python3\r\nimport json\r\n")
@@ -184,7 +184,7 @@ def test_a_hash_bang_line_with_windows_line_endings_is_refused(tmp_path):
 
 
 def test_a_script_with_a_hash_bang_line_is_let_through(tmp_path):
-    from bones.ai.external import cannot_start
+    from bones.protocol.external import cannot_start
 
     script = tmp_path / "mybot.py"
     script.write_text("#!/usr/bin/env python3\nimport json, sys\n")
@@ -321,7 +321,7 @@ def _halfway_bot(tmp_path) -> str:
     script = tmp_path / "halfway.py"
     script.write_text(
         "import json, sys\n"
-        "from bones.ai.protocol import view_of\n"
+        "from bones.protocol.codec import view_of\n"
         "asked = 0\n"
         "for line in sys.stdin:\n"
         "    request = json.loads(line)\n"

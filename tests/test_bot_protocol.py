@@ -15,15 +15,16 @@ from pathlib import Path
 
 import pytest
 
-from bones.ai.base import MAX_THINK, make_bot, safety_net
-from bones.ai.external import ExternalBot
-from bones.ai.protocol import request_of, view_of
-from bones.ai.server import serve
+from bones.ai.budget import safety_net
+from bones.ai.levels import MAX_THINK, make_bot
 from bones.engine.game import deal_hand, new_game, play, play_unchecked
 from bones.engine.layout import Layout
 from bones.engine.moves import Draw, Play
 from bones.engine.rules import PRESETS
 from bones.engine.view import observe
+from bones.protocol.codec import request_of, view_of
+from bones.protocol.external import ExternalBot
+from bones.protocol.server import serve
 from processes import running
 
 BONES_BOT = f"{sys.executable} -m bones.cli.main bot"
@@ -90,7 +91,7 @@ def test_bot_process_thinks_for_the_requests_think_time_at_most_its_flag(
         made.append(think)
         return make_bot(level, rng, think)
 
-    monkeypatch.setattr("bones.ai.server.make_bot", recording_make_bot)
+    monkeypatch.setattr("bones.protocol.server.make_bot", recording_make_bot)
     game, seat = next(_games("block", 5))
     request = request_of(observe(game, seat), 1, 0.1)
     if asked is None:
@@ -299,7 +300,8 @@ def test_a_stopped_run_gives_up_waiting_on_a_bot_and_ends_it(tmp_path, monkeypat
     threading.Timer(1.0, stop.set).start()  # the run is stopped while the bot is silent
     start = time.monotonic()
     with pytest.raises(parallel.Cancelled):
-        ExternalBot(command, random.Random(0), think=10, log=io.StringIO())
+        ExternalBot(command, random.Random(0), think=10, log=io.StringIO(),
+                    cancelled=parallel.check_cancelled)
     assert time.monotonic() - start < 4  # not the 5 s hello wait, nor 21 s for a move
     child = int(pid_file.read_text())
     deadline = time.monotonic() + 5
@@ -607,7 +609,7 @@ def test_blind_changes_to_requests_are_answered_or_refused_never_crash():
 #: A script prelude: ``legal(req)`` is a legal reply built with our own protocol code.
 _LEGAL = """
     import json, os, sys, time
-    from bones.ai.protocol import view_of
+    from bones.protocol.codec import view_of
 
     def legal(req):
         play = view_of(req).legal[0]
@@ -760,7 +762,7 @@ def test_a_byte_order_mark_before_a_request_is_skipped():
 def test_a_hello_answered_late_costs_the_hello_not_the_first_move(tmp_path, monkeypatch):
     """Past the hello's deadline the referee asks for a move; the late hello reply that
     then arrives answers the hello, so the move's own reply is still taken."""
-    monkeypatch.setattr("bones.ai.external.HELLO_TIMEOUT", 0.3)
+    monkeypatch.setattr("bones.protocol.external.HELLO_TIMEOUT", 0.3)
     bot, log = _bot(tmp_path, """
         for line in sys.stdin:
             req = json.loads(line)

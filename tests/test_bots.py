@@ -8,8 +8,8 @@ import random
 import pytest
 
 import scripted
-from bones.ai.base import LEVELS, make_bot
 from bones.ai.beliefs import infer
+from bones.ai.levels import LEVELS, make_bot
 from bones.engine.game import deal_hand, new_game, play, start_hand
 from bones.engine.moves import Draw, Pass, Play
 from bones.engine.rules import PRESETS, Rules

@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bones.ai.base import make_bot
 from bones.ai.beliefs import Decision, decisions, infer
 from bones.ai.expert import KINDS, ExpertBot, Judge, heavier_than_played
+from bones.ai.levels import make_bot
 from bones.ai.sampling import Dealer, Reading, likelihood, sample_hands, seat_likelihoods
 from bones.engine.game import deal_hand, new_game, play_unchecked
 from bones.engine.moves import Play

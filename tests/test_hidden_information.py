@@ -59,7 +59,7 @@ def test_a_seat_view_shows_only_its_own_tiles_and_public_ones(preset, options):
 SPY = """\
 import json, sys
 from pathlib import Path
-from bones.ai.protocol import view_of
+from bones.protocol.codec import view_of
 
 folder, log = Path(sys.argv[1]), Path(sys.argv[2])
 for line in sys.stdin:

@@ -17,8 +17,8 @@ pyspiel = pytest.importorskip(
     "it where one exists: pip install --only-binary open_spiel -e '.[openspiel]')")
 
 from benchmark_script import load  # noqa: E402
-from bones.ai.protocol import view_of  # noqa: E402
 from bones.engine.tiles import Tile  # noqa: E402
+from bones.protocol.codec import view_of  # noqa: E402
 
 openspiel_bots = load("openspiel_bots")
 block_dominoes = openspiel_bots.block_dominoes

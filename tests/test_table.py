@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from bones.ai.base import make_bot
+from bones.ai.levels import make_bot
 from bones.engine.errors import IllegalMove
 from bones.engine.game import Game
 from bones.engine.moves import Draw, Pass, Play

@@ -1,23 +1,15 @@
-"""The bot interface and the registry of levels by name."""
+"""The bot interface, and the life of a table's bots: started together, closed together,
+and asked which of their plays the referee made for them.
+
+The levels by name are in ``bones.ai.levels``; outside bots in ``bones.protocol``."""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Iterable, Mapping
-from typing import IO, Protocol
+from typing import Protocol
 
-from bones.engine.errors import BonesError
 from bones.engine.moves import Play
 from bones.engine.view import SeatView
-
-
-def safety_net(think: float, slack: float) -> float:
-    """Seconds after which a search bot that budgets in steps stops on the clock anyway:
-    ``3 * think + slack`` (only a machine far slower than the calibration reaches it, so
-    seeded runs still reproduce), but never past ``2 * think + 0.5``, half a second inside
-    the ``2 * think + 1`` at which a bot-protocol referee stops waiting. The second bound
-    matters only from a think time of about a second."""
-    return min(3 * think + slack, 2 * think + 0.5)
 
 
 class Bot(Protocol):
@@ -29,71 +21,6 @@ class Bot(Protocol):
     def choose(self, view: SeatView) -> Play:
         """One of ``view.legal``."""
         ...
-
-
-def _random(rng: random.Random) -> Bot:
-    from bones.ai.simple import RandomBot
-
-    return RandomBot(rng)
-
-
-def _greedy(rng: random.Random) -> Bot:
-    from bones.ai.simple import GreedyBot
-
-    return GreedyBot(rng)
-
-
-def _ismcts(rng: random.Random, think: float) -> Bot:
-    from bones.ai.ismcts import IsmctsBot
-
-    return IsmctsBot(rng, think=think)
-
-
-def _expert(rng: random.Random, think: float) -> Bot:
-    from bones.ai.expert import ExpertBot
-
-    return ExpertBot(rng, think=think)
-
-
-def _expert_noinfer(rng: random.Random, think: float) -> Bot:
-    from bones.ai.expert import ExpertBot
-
-    return ExpertBot(rng, think=think, inference=False)
-
-
-def _basic(rng: random.Random) -> Bot:
-    from bones.ai.basic import BasicBot
-
-    return BasicBot(rng)
-
-
-#: Bot levels by name; each factory takes the RNG the bot will use.
-BOTS: dict[str, Callable[[random.Random], Bot]] = {
-    "random": _random,
-    "greedy": _greedy,
-    "basic": _basic,
-}
-
-#: Search bots, whose factories also take the think time per move in seconds.
-SEARCH_BOTS: dict[str, Callable[[random.Random, float], Bot]] = {
-    "ismcts": _ismcts,
-    "expert": _expert,
-    "expert-noinfer": _expert_noinfer,
-}
-
-#: The longest think time per move, in seconds, that any bot is given: the command line
-#: refuses more, and a bot-protocol request asking more gets this (its ``think`` is what
-#: the bot *may* spend). Far beyond any table's patience, and it keeps the search bots'
-#: step budgets within the integers their searches count in.
-MAX_THINK = 600.0
-
-#: Every level name, in order of strength.
-LEVELS: tuple[str, ...] = (*BOTS, *SEARCH_BOTS)
-
-
-def is_level(level: str) -> bool:
-    """Whether ``level`` names a bot: one of ``LEVELS`` or ``cmd:PROGRAM``."""
-    return level in LEVELS or (level.startswith("cmd:") and len(level) > 4)
 
 
 def close_bot(bot: Bot) -> None:
@@ -171,21 +98,3 @@ class PlayedFor:
         return [{"hand": number, "seat": seat, "move": move, "why": why}
                 for move, seat, why in self.since_last()]
 
-
-def make_bot(level: str, rng: random.Random, think: float = 1.0,
-             log: IO[str] | None = None) -> Bot:
-    """A bot of ``level`` (one of ``BOTS``, or ``cmd:PROGRAM`` for an outside bot process
-    speaking ``bones-bot/1``, whose faults go to ``log``, standard error by default);
-    ``BonesError`` naming the known levels otherwise."""
-    if level.startswith("cmd:"):
-        from bones.ai.external import ExternalBot
-
-        return ExternalBot(level[4:], rng, think, log)
-    if level in SEARCH_BOTS:
-        return SEARCH_BOTS[level](rng, think)
-    try:
-        factory = BOTS[level]
-    except KeyError:
-        raise BonesError(f"unknown bot {level!r} (known: {', '.join(LEVELS)}, or "
-                         "cmd:PROGRAM)") from None
-    return factory(rng)

@@ -41,8 +41,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from bones.ai.base import safety_net
 from bones.ai.beliefs import Beliefs, Decision, decisions, infer
+from bones.ai.budget import safety_net
 from bones.ai.position import OUT, PLAYING, Position, tile_set
 from bones.ai.sampling import Dealer, Reading, set_scale, state_of
 from bones.engine.moves import Play

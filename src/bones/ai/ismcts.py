@@ -24,8 +24,8 @@ import math
 import random
 import time
 
-from bones.ai.base import safety_net
 from bones.ai.beliefs import infer
+from bones.ai.budget import safety_net
 from bones.ai.sampling import Dealer, determinize
 from bones.engine.moves import Play
 from bones.engine.scoring import outcome

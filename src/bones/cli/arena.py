@@ -9,7 +9,7 @@ import sys
 from rich.console import Console
 from rich.table import Table
 
-from bones.ai.base import LEVELS
+from bones.ai.levels import LEVELS
 from bones.cli.common import (
     add_match_arguments,
     counted,

@@ -6,9 +6,9 @@ import argparse
 import io
 import sys
 
-from bones.ai.base import LEVELS
-from bones.ai.server import serve
+from bones.ai.levels import LEVELS
 from bones.cli.common import seconds, seed_value
+from bones.protocol.server import serve
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -18,7 +18,7 @@ from rich.console import Console, RenderableType
 from rich.measure import Measurement
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from bones.ai.base import MAX_THINK
+from bones.ai.levels import MAX_THINK
 from bones.engine.rules import PRESETS, Rules
 
 #: Fresh seeds are drawn below this: too many to find a run's seed by dealing every one

@@ -16,15 +16,16 @@ from pathlib import Path
 
 from rich.console import Console
 
-from bones.ai.base import LEVELS
+from bones.ai.levels import LEVELS
 from bones.cli.common import Terminated, fresh_seed, nonempty_path, seconds, seed_value
 from bones.cli.options import add_rules_arguments, rules_from_args
+from bones.cli.seats import checked_seats, parse_seats
 from bones.engine.game import Game, new_game
 from bones.engine.rules import OPTION_NAMES, Rules
 from bones.record.files import holds_something
 from bones.table.recorder import NotSaved, Recorder
 from bones.table.resume import Resumed, recorded_seats, resume
-from bones.table.seats import DEFAULT_BOT, HUMAN, Seating, checked_seats, parse_seats, seating
+from bones.table.seats import DEFAULT_BOT, HUMAN, Seating, seating
 from bones.tui.game import QuitGame, TerminalGame
 from bones.tui.terminal import Terminal
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from bones.ai.base import LEVELS
+from bones.ai.levels import LEVELS
 from bones.cli.common import (
     cores,
     counted,

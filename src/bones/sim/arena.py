@@ -18,10 +18,11 @@ import functools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from bones.ai.base import Bot, make_bot, played_for
+from bones.ai.base import Bot, played_for
 from bones.engine.errors import BonesError
 from bones.engine.game import HandResult, deal, new_game, start_hand
 from bones.engine.rules import Rules
+from bones.protocol.bots import make_seat_bot
 from bones.record.model import Record
 from bones.record.writer import record_of
 from bones.sim.parallel import Workers, check_cancelled
@@ -94,7 +95,7 @@ def play_deal(job: DealJob) -> DealOutcome:
     for rotation, seats in enumerate(rotations(job.seats)):
         table = Table(rules, bot_seating(seats), None, bot=functools.partial(_bot, job, seats),
                       game=start_hand(new_game(rules), hands, boneyard, leader),
-                      cancel=check_cancelled)
+                      cancelled=check_cancelled)
         with table:
             table.advance()
         game = table.game
@@ -116,7 +117,8 @@ def _bot(job: DealJob, seats: tuple[str, ...], seat: int) -> Bot:
     """Keyed by seat and level, not by rotation: the same bot in the same seat of the same
     deal makes the same choices, whatever lineup it came from."""
     level = seats[seat]
-    return make_bot(level, seeds.arena_bot(job.seed, job.index, seat, level), job.think)
+    return make_seat_bot(level, seeds.arena_bot(job.seed, job.index, seat, level), job.think,
+                         cancelled=check_cancelled)
 
 
 def play_deals(rules: Rules, levels: Sequence[str], seed: int, deals: int, jobs: int = 1,

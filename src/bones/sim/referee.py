@@ -15,10 +15,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
-from bones.ai.base import LEVELS, Bot, is_level, make_bot
+from bones.ai.base import Bot
+from bones.ai.levels import LEVELS
 from bones.engine.errors import BonesError
 from bones.engine.game import Game, HandResult
 from bones.engine.rules import Rules
+from bones.protocol.bots import is_seat_bot, make_seat_bot
+from bones.protocol.external import cannot_start
 from bones.record.model import Record
 from bones.record.writer import record_of
 from bones.sim.parallel import Workers, check_cancelled
@@ -36,14 +39,12 @@ MAX_SCORELESS_HANDS = 10_000
 def check_levels(rules: Rules, levels: Sequence[str]) -> tuple[str, ...]:
     """One known bot level per seat, every outside bot a program that can be started, or a
     ``BonesError`` saying what is wrong."""
-    unknown = [level for level in levels if not is_level(level)]
+    unknown = [level for level in levels if not is_seat_bot(level)]
     if unknown:
         raise BonesError(f"unknown bot {unknown[0]!r} (known: {', '.join(LEVELS)}, or "
                          "cmd:PROGRAM)")
     for level in levels:
         if level.startswith("cmd:"):
-            from bones.ai.external import cannot_start
-
             why = cannot_start(level[4:])
             if why is not None:
                 raise BonesError(f"bot {level!r} cannot start: {why}")
@@ -62,7 +63,7 @@ def play_hand(game: Game, bots: Sequence[Bot]) -> Game:
     """Deal nothing, only play: move the hand in play to its end on a table of ``bots``
     (which the caller started and will close)."""
     table = Table(game.rules, bot_seating(("bot",) * len(bots)), None,
-                  bot=bots.__getitem__, game=game, cancel=check_cancelled)
+                  bot=bots.__getitem__, game=game, cancelled=check_cancelled)
     table.advance()
     return table.game
 
@@ -79,9 +80,10 @@ def play_game(rules: Rules, levels: Sequence[str], seed: int, index: int,
     referee made for an outside bot, as the bot protocol asks the referee to record.
     """
     table = Table(rules, bot_seating(levels), seeds.series_deals(seed, index),
-                  bot=lambda seat: make_bot(levels[seat], seeds.series_bot(seed, index, seat),
-                                            think),
-                  cancel=check_cancelled)
+                  bot=lambda seat: make_seat_bot(levels[seat],
+                                                 seeds.series_bot(seed, index, seat), think,
+                                                 cancelled=check_cancelled),
+                  cancelled=check_cancelled)
     scoreless = 0
     try:
         while not table.finished and (hand_limit is None

@@ -1,7 +1,8 @@
 """Who sits at each seat: a person at the keyboard or a bot level, and the names shown.
 
-``--seats human,greedy,random`` and ``--names Ana,Ben`` are read here, so every mistake in
-them becomes one ``BonesError`` line naming the flag.
+``--names Ana,Ben`` is read here, so every mistake in it becomes one ``BonesError`` line
+naming the flag; ``--seats``, which may name outside programs, is read by the command line
+(``bones.cli.seats``).
 """
 
 from __future__ import annotations
@@ -9,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bones.ai.base import LEVELS, is_level
 from bones.engine.errors import BonesError
 from bones.engine.rules import Rules
 
@@ -38,28 +38,6 @@ class Seating:
     def side_name(self, rules: Rules, side: int) -> str:
         """A side in words: a name, or both partners' names joined by ``&``."""
         return " & ".join(self.names[s] for s in rules.seats_of(side))
-
-
-def parse_seats(text: str) -> tuple[str, ...]:
-    """Read ``--seats``: a comma-separated list of ``human`` and bot levels."""
-    return checked_seats(tuple(part.strip() if part.strip().startswith("cmd:")
-                               else part.strip().lower() for part in text.split(",")))
-
-
-def checked_seats(kinds: tuple[str, ...], origin: str = "--seats") -> tuple[str, ...]:
-    """``kinds`` if each is ``human``, a bot level or an outside bot that can start; else a
-    ``BonesError`` naming where the list came from."""
-    for kind in kinds:
-        if kind != HUMAN and not is_level(kind):
-            known = ", ".join((HUMAN, *LEVELS, "cmd:PROGRAM"))
-            raise BonesError(f'{origin}: "{kind}" is not a seat (use {known})')
-        if kind.startswith("cmd:"):
-            from bones.ai.external import cannot_start
-
-            why = cannot_start(kind[4:])
-            if why is not None:
-                raise BonesError(f'{origin}: bot "{kind}" cannot start: {why}')
-    return kinds
 
 
 def default_kinds(players: int) -> tuple[str, ...]:

@@ -54,7 +54,7 @@ class Table:
     def __init__(self, rules: Rules, seating: Seating, deals: random.Random | None, *,
                  bot: Callable[[int], Bot] | None = None, game: Game | None = None,
                  played_for: Iterable[dict[str, object]] = (), undo: bool = False,
-                 undone: int = 0, cancel: Callable[[], None] | None = None) -> None:
+                 undone: int = 0, cancelled: Callable[[], None] | None = None) -> None:
         """A new game, or with ``game`` one taken up where it was left.
 
         ``deals`` shuffles every hand still to be dealt (``None``: a table for the hand in
@@ -63,7 +63,7 @@ class Table:
         ``played_for`` lists the plays made for outside bots before (a resumed game);
         ``undo`` offers ``undo`` to the persons (practice tables only: a taken-back play
         is a look at the replies), and ``undone`` counts the plays taken back before;
-        ``cancel`` is called before every move and may raise to
+        ``cancelled`` is called before every move and may raise to
         give the game up (a worker of a run stopped by Ctrl-C).
         """
         if len(seating.kinds) != rules.players:
@@ -72,7 +72,7 @@ class Table:
         self.seating = seating
         self.game = game if game is not None else new_game(rules)
         self._deals = deals
-        self._cancel = cancel
+        self._cancelled = cancelled
         self.undo_allowed = undo
         persons = set(seating.humans)
         self.bots: dict[int, Bot] = start_bots(bot, (s for s in range(rules.players)
@@ -156,8 +156,8 @@ class Table:
                 if not self._turns or self._turns[-1].game is not self.game:
                     self._turns.append(_Turn(self.game, self._generators()))
                 return events
-            if self._cancel is not None:
-                self._cancel()
+            if self._cancelled is not None:
+                self._cancelled()
             if isinstance(move, Play):
                 bot = self.bots[seat]
                 move = bot.choose(observe(self.game, seat))

@@ -14,13 +14,13 @@ import io
 import random
 from collections.abc import Callable
 
-from bones.ai.base import make_bot
 from bones.ai.review import COST_LEGEND, mistake_text, review
 from bones.engine.errors import IllegalMove
 from bones.engine.game import Game
 from bones.engine.moves import Draw, Pass, Play
 from bones.engine.rules import Rules
 from bones.engine.view import SeatView
+from bones.protocol.bots import make_seat_bot
 from bones.table import seeds
 from bones.table.advice import hint
 from bones.table.events import Undone
@@ -88,8 +88,8 @@ class TerminalGame:
             kind.startswith("cmd:") for kind in seating.kinds)
         self.table = Table(
             rules, seating, deals if deals is not None else seeds.play_deals(seed),
-            bot=lambda seat: make_bot(seating.kinds[seat], seeds.play_bot(seed, seat), think,
-                                      self._bot_faults),
+            bot=lambda seat: make_seat_bot(seating.kinds[seat], seeds.play_bot(seed, seat),
+                                           think, self._bot_faults),
             game=game, played_for=played_for or (), undo=undo, undone=undone)
         #: The person who may be looking at the screen; ``None`` after a public screen.
         self._viewer: int | None = None

@@ -1,6 +1,6 @@
 """``bones bot``: one of our bots as a process speaking ``bones-bot/1`` on stdin/stdout.
 
-Each move request is turned back into a ``SeatView`` (``protocol.view_of``); the bot never
+Each move request is turned back into a ``SeatView`` (``codec.view_of``); the bot never
 sees anything but what the request carries. Bad requests get an ``error`` reply so the
 referee is not left waiting; unknown request types are ignored, as the protocol says.
 
@@ -18,9 +18,9 @@ from collections.abc import Callable
 from typing import IO, Any
 
 from bones import __version__
-from bones.ai.base import MAX_THINK, make_bot
-from bones.ai.protocol import PROTOCOL, view_of
+from bones.ai.levels import MAX_THINK, make_bot
 from bones.engine.errors import BonesError
+from bones.protocol.codec import PROTOCOL, view_of
 from bones.record.reader import is_unreadable, json_fault, strict_json
 
 #: Seconds per move when neither the request nor ``--think`` says.

@@ -34,23 +34,23 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from typing import IO, Any
 
-from bones.ai.protocol import PROTOCOL, request_of
 from bones.ai.simple import RandomBot
 from bones.engine.moves import Play
 from bones.engine.rules import is_int
 from bones.engine.tiles import parse_tile
 from bones.engine.view import SeatView
+from bones.protocol.codec import PROTOCOL, request_of
 from bones.record.reader import strict_json
-from bones.sim.parallel import check_cancelled
 
 #: The longest output line read as a reply; a move reply is well under 100 bytes.
 MAX_LINE = 1 << 16
 #: Output lines held unread; past this the reading thread waits (and so, in time, does the
 #: program writing them).
 MAX_WAITING = 256
-#: Seconds between looks at the run's stop flag while waiting for a reply.
+#: Seconds between looks at the run's stop flag (``cancelled``) while waiting for a reply.
 SLICE = 0.25
 #: The characters of a bot's last line on standard error told when it is given up.
 LAST_WORDS = 200
@@ -130,12 +130,20 @@ class _Line:
 
 
 class ExternalBot:
-    """Drives a bot process over JSON lines; falls back to a random legal play on any fault."""
+    """Drives a bot process over JSON lines; falls back to a random legal play on any fault.
+
+    ``cancelled``, when given, is called every ``SLICE`` seconds while a reply is awaited,
+    and may raise to give the wait up: a worker of a stopped run (``bones.sim.parallel``
+    passes its ``check_cancelled``) then closes the bot itself rather than being killed
+    with the bot left running. What it raises goes on to the caller (a bot still starting
+    ends its process first: nobody else holds it yet)."""
 
     def __init__(self, command: str, rng: random.Random, think: float = 1.0,
-                 log: IO[str] | None = None) -> None:
+                 log: IO[str] | None = None,
+                 cancelled: Callable[[], None] | None = None) -> None:
         self.command = command
         self.think = think
+        self._cancelled = cancelled
         self.fallback = RandomBot(rng)
         self.log = log if log is not None else sys.stderr
         self.faults = 0
@@ -311,12 +319,13 @@ class ExternalBot:
         request_id = request.get("id")
         while True:
             try:
-                # In slices: a stopped run's worker gives up here too, and closes the bot
-                # itself, rather than being killed with it left running (``parallel``).
+                # In slices: a stopped run's worker gives up here too (``cancelled``), and
+                # closes the bot itself, rather than being killed with it left running.
                 line = self._lines.get(timeout=max(0.0, min(SLICE,
                                                             deadline - time.monotonic())))
             except queue.Empty:
-                check_cancelled()
+                if self._cancelled is not None:
+                    self._cancelled()
             else:
                 if line is None:
                     self._give_up("the bot process closed its output")

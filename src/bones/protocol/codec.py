@@ -9,44 +9,35 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, cast
 
-from bones.ai.public import replay_public
 from bones.engine import lead as leads
 from bones.engine.errors import BonesError
 from bones.engine.rules import is_int, rules_from_json
 from bones.engine.tiles import Tile, parse_tile
 from bones.engine.view import SeatView
+from bones.protocol.public import replay_public
 from bones.record.reader import read_move
-from bones.record.writer import move_json
+from bones.table.wire import view_json
 
 PROTOCOL = "bones-bot/1"
 
 
+#: The fields of a seat's view (``bones.table.wire.view_json``) that a move request carries.
+REQUEST_FIELDS = ("rules", "seat", "hand", "dealt", "boneyard", "leader", "moves", "scores")
+
+
 def request_of(view: SeatView, request_id: int, think: float) -> dict[str, Any]:
-    """The move request for a seat that must play."""
-    rules = view.rules.to_json()
-    if isinstance(rules, str):
-        rules = {"preset": rules}
-    rules["players"] = view.rules.players
-    return {
-        "type": "move",
-        "id": request_id,
-        "rules": rules,
-        "seat": view.seat,
-        "hand": [str(t) for t in view.hand],
-        "dealt": list(view.dealt),
-        "boneyard": view.boneyard,
-        "leader": view.leader,
-        "moves": [move_json(m) for m in view.moves],
-        "scores": list(view.scores),
-        "think": think,
-    }
+    """The move request for a seat that must play: its view as JSON (the form every front
+    end receives), with the fields the protocol names."""
+    seen = view_json(view)
+    return {"type": "move", "id": request_id, **{key: seen[key] for key in REQUEST_FIELDS},
+            "think": think}
 
 
 def view_of(request: Mapping[str, Any]) -> SeatView:
     """Rebuild a ``SeatView`` from a move request (what ``bones bot`` does with each line).
 
     Every field is checked, and the moves are replayed from the seat's side
-    (``bones.ai.public``), so a request no hand could produce is refused with a one-line
+    (``bones.protocol.public``), so a request no hand could produce is refused with a one-line
     ``BonesError`` instead of reaching the bot.
     """
     # Rules "as in a record" may leave the players out (a preset name alone), where a
