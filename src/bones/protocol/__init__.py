@@ -1,4 +1,4 @@
-"""The bot protocol ``bones-bot/1`` (``docs/bot-protocol.md``, ``docs/bot-protocol.md``):
+"""The bot protocol ``bones-bot/1`` (``docs/bot-protocol.md``):
 bots as processes that read move requests and write plays, one JSON line each.
 
 ``codec`` turns a ``SeatView`` into a move request and a request back into a view, which
