@@ -16,7 +16,8 @@ from typing import Any
 
 from bones.ai import Bot, make_bot
 from bones.ai.base import PlayedFor, close_bots, start_bots
-from bones.ai.expert import ExpertBot, describe
+from bones.ai.expert import ExpertBot
+from bones.ai.explain import explain
 from bones.ai.review import COST_LEGEND, mistake_text, review
 from bones.engine.errors import IllegalMove
 from bones.engine.game import Game, deal_hand, new_game, play
@@ -314,7 +315,7 @@ class Table:
             advice = ExpertBot(random.Random(f"bones-hint:{self.seed}:{len(view.moves)}"),
                                think=0.3).choose(view)
             where = f" on the {advice.end} arm" if advice.end else ""
-            reason = describe(view, advice, self.seating.names)
+            reason = explain(view, advice, self.seating.names)
             self.terminal.say(f"Hint: play {advice.tile}{where}: {reason}")
             return None
         if isinstance(command, Quit):
