@@ -83,6 +83,8 @@ class ExpertBot:
         self.steps = steps if steps is not None else max(40 * cost.deal_per_seat,
                                                          int(think * cost.per_second))
         self.name = "expert" if inference else "expert-noinfer"
+        #: Each kind's prior, read for every seat of every candidate deal.
+        self.priors = tuple(kind.prior for kind in config.kinds)
 
     def choose(self, view: SeatView) -> Play:
         legal = view.legal
@@ -191,11 +193,11 @@ class ExpertBot:
         candidates = [dealer.deal(self.rng, self._ruled_out(kinds))
                       for _ in range(config.candidates)]
         weights = []
+        priors = self.priors
         for hands, _ in candidates:
             weight = 1.0
             for chances in kinds.reading.chances(hands).values():
-                weight *= sum(kind.prior * c for kind, c in zip(config.kinds, chances,
-                                                                strict=True))
+                weight *= sum(p * c for p, c in zip(priors, chances, strict=True))
             weights.append(weight)
         judge.charge(config.candidates, dealer.work())
         total = sum(weights)

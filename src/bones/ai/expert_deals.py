@@ -104,6 +104,8 @@ class CDeals(PerDeal):
         config = judge.config
         rules = view.rules
         self.index = tile_set(rules.set).index
+        #: Each tile's bit in a hand's mask.
+        self.bits = {tile: 1 << i for tile, i in self.index.items()}
         # The public part of every deal: the layout, whose turn it is, the opening rule.
         public = Position.from_state(state_of(view, [()] * rules.players, []))
         self.public = public
@@ -120,8 +122,8 @@ class CDeals(PerDeal):
               ) -> tuple[list[int], list[int]]:
         """A sampled deal as the C search reads it: each hand as a mask of tile indices,
         the boneyard as tile indices."""
-        index = self.index
-        return [sum(1 << index[t] for t in hand) for hand in hands], [index[t] for t in boneyard]
+        bit = self.bits.__getitem__
+        return [sum(map(bit, hand)) for hand in hands], list(map(self.index.__getitem__, boneyard))
 
     def values(self, hands: list[tuple[Tile, ...]], boneyard: list[Tile]) -> list[float]:
         held, pile = self.masks(hands, boneyard)
