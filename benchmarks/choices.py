@@ -3,11 +3,11 @@
     bones arena --rules block --bots ismcts,expert --games 500 --seed 5 --record runs/
     .venv/bin/python benchmarks/choices.py runs/ --level ismcts
 
-A bot that models its opponents (``expert`` reads each as a kind of player, ``KINDS`` in
-``bones.ai.expert``) is only as good as that model. This script measures how well simple
-habits explain a level's real choices. Records hold every hand, so for each play the level
-made with more than one legal play, each legal play (one per tile and arm) gets three
-features, worked out on the engine's own state:
+A bot that models its opponents (``expert`` reads each as a kind of player,
+``ExpertConfig.kinds`` in ``bones.ai.expert_config``) is only as good as that model. This
+script measures how well simple habits explain a level's real choices. Records hold every
+hand, so for each play the level made with more than one legal play, each legal play (one
+per tile and arm) gets three features, worked out on the engine's own state:
 
 - ``pips``: the tile's pips (heavy tiles shed early);
 - ``double``: 1 for a double;

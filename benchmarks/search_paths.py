@@ -18,14 +18,14 @@ import random
 import time
 from collections.abc import Callable
 
-from bones.ai import expert
-from bones.ai.expert import Judge, OutOfNodes
+from bones.ai.expert_config import DEFAULT_CONFIG
+from bones.ai.judge import Judge, OutOfNodes, Table
 from bones.ai.position import Position
 from bones.cli.common import positive, seconds
 from bones.engine.game import deal_hand, new_game
 from bones.engine.rules import PRESETS, Rules
 from bones.engine.state import apply_unchecked
-from bones.fast.search import SearchSpec, available, evaluate
+from bones.fast.search import Candidates, DealSearch, SearchSpec, available, evaluate
 
 RULE_SETS: dict[str, Rules] = {
     "2-player Block": PRESETS["block"],
@@ -65,14 +65,14 @@ def python_path(rules: Rules, exact: bool) -> Callable[[Deal], int]:
         pos, moves, seat = deal
         judge = Judge(rules, seat, (0,) * rules.sides)
         solving = exact
-        table: dict[tuple[object, ...], tuple[float, int]] = {}  # one per deal, as in C
+        table: Table = {}  # one per deal, as in C
         for move in moves:
             pos.play(move)
             depth = len(pos.stack)
             value = None
             if solving:
                 try:
-                    value = judge.solve(pos, expert.NODE_LIMIT, table)
+                    value = judge.solve(pos, DEFAULT_CONFIG.node_limit, table)
                 except OutOfNodes:
                     solving = False
                     while len(pos.stack) > depth:
@@ -86,21 +86,20 @@ def python_path(rules: Rules, exact: bool) -> Callable[[Deal], int]:
 
 
 def c_path(rules: Rules, exact: bool) -> Callable[[Deal], int]:
-    """The same loop in C; the spec is made once per decision, as the expert would."""
+    """The same loop in C; the spec is made once per decision (by the judge, with the Python
+    path's node limit), as the expert would."""
     rng = random.Random(1)
     specs: dict[int, SearchSpec] = {}
 
     def run(deal: Deal) -> int:
         pos, moves, seat = deal
         if seat not in specs:
-            specs[seat] = SearchSpec.for_rules(
-                rules, seat, (0,) * rules.sides, betas=[expert.BETA] * rules.players,
-                model_opponents=expert.MODEL_OPPONENTS, node_limit=expert.NODE_LIMIT,
-                points_weight=expert.POINTS_WEIGHT, game_weight=expert.GAME_WEIGHT,
-                doubles=[expert.DOUBLE] * rules.players)
-        evaluate(specs[seat], pos.hands, pos.boneyard, pos.drawn, pos.to_move, pos.arms,
-                 pos.spinner, pos.waiting, pos.placed, pos.opening, pos.status, moves,
-                 exact, rng.getrandbits(64))
+            specs[seat] = Judge(rules, seat, (0,) * rules.sides).spec(DEFAULT_CONFIG.node_limit)
+        candidates = Candidates(spec=specs[seat], to_move=pos.to_move, arms=pos.arms,
+                                spinner=pos.spinner, waiting=pos.waiting, placed=pos.placed,
+                                opening=pos.opening, status=pos.status, moves=moves)
+        evaluate(DealSearch(candidates=candidates, hands=pos.hands, boneyard=pos.boneyard,
+                            drawn=pos.drawn, exact=exact, seed=rng.getrandbits(64)))
         return len(moves)
 
     return run
@@ -127,8 +126,8 @@ def main() -> None:
     args = parser.parse_args()
     if not available():
         raise SystemExit("the C search extension is not built: nothing to compare")
-    print(f"moves evaluated per CPU second (node limit {expert.NODE_LIMIT}, "
-          f"opponents modelled: {expert.MODEL_OPPONENTS})")
+    print(f"moves evaluated per CPU second (node limit {DEFAULT_CONFIG.node_limit}, "
+          f"opponents modelled: {DEFAULT_CONFIG.model_opponents})")
     print(f"{'rules':<28}{'row':<26}{'python':>10}{'C':>12}{'ratio':>8}")
     for name, rules in RULE_SETS.items():
         for label, left, exact in ROWS:

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 import random
 
 import pytest
 
-from bones.ai import expert
-from bones.ai.expert import Judge
+from bones.ai.expert import ExpertBot
+from bones.ai.expert_config import DEFAULT_CONFIG, ExpertConfig
+from bones.ai.expert_deals import EVERY_TURN, CDeals, NextTurnDeals
+from bones.ai.judge import Judge, OutOfNodes
 from bones.ai.position import DRAW, PLAYING, Position
 from bones.ai.simple import GreedyBot
 from bones.engine.game import deal_hand, new_game, play_unchecked
@@ -23,7 +26,8 @@ from bones.fast import search
 
 def _reference(judge: Judge, pos: Position, model: bool) -> float:
     """Plain full-width search: the side maximises; the others minimise, or with ``model``
-    choose by weights exp(BETA * pips), times exp(DOUBLE) for a double (an expectation)."""
+    choose by weights exp(beta * pips), times exp(double) for a double (an expectation), with
+    the default config's beta and double."""
     if pos.status != PLAYING:
         return judge.value(pos)
     moves = pos.moves()
@@ -37,8 +41,9 @@ def _reference(judge: Judge, pos: Position, model: bool) -> float:
     if not model:
         return min(values)
     tiles = pos.set
-    weights = [math.exp(expert.BETA * tiles.pips[m >> 2]
-                        + (expert.DOUBLE if tiles.high[m >> 2] == tiles.low[m >> 2] else 0.0))
+    beta, double = DEFAULT_CONFIG.beta, DEFAULT_CONFIG.double
+    weights = [math.exp(beta * tiles.pips[m >> 2]
+                        + (double if tiles.high[m >> 2] == tiles.low[m >> 2] else 0.0))
                for m in moves]
     return sum(w * v for w, v in zip(weights, values, strict=True)) / sum(weights)
 
@@ -48,8 +53,8 @@ def _reference(judge: Judge, pos: Position, model: bool) -> float:
     ("block", {"players": 4, "partnerships": True, "hand_size": 7}),
 ])
 @pytest.mark.parametrize("model", [False, True])
-def test_search_with_pruning_and_table_equals_plain_search(preset, options, model, monkeypatch):
-    monkeypatch.setattr(expert, "MODEL_OPPONENTS", model)
+def test_search_with_pruning_and_table_equals_plain_search(preset, options, model):
+    config = ExpertConfig(model_opponents=model)
     rules = PRESETS[preset].replace(**options)
     rng = random.Random(8)
     checked = 0
@@ -60,7 +65,7 @@ def test_search_with_pruning_and_table_equals_plain_search(preset, options, mode
         if state.end is not None:
             continue
         pos = Position.from_state(state)
-        judge = Judge(rules, 0, (0,) * rules.sides)
+        judge = Judge(rules, 0, (0,) * rules.sides, config=config)
         exact = _reference(judge, pos, model)
         assert math.isclose(judge.solve(pos, 10**7), exact)
         checked += 1
@@ -76,7 +81,7 @@ def test_a_solve_that_runs_out_of_nodes_leaves_the_position_as_it_was():
         pos = Position.from_state(state)
         before = (list(pos.hands), pos.arms[:], pos.to_move, len(pos.stack), pos.status)
         judge = Judge(rules, 0, (0,) * rules.sides)
-        with pytest.raises(expert.OutOfNodes):
+        with pytest.raises(OutOfNodes):
             judge.solve(pos, 5)
         assert (list(pos.hands), pos.arms[:], pos.to_move, len(pos.stack), pos.status) == before
         assert judge.steps == 6  # the nodes visited, counted even though the solve failed
@@ -89,8 +94,8 @@ def _expert_game(rules, backend: str, seed: int) -> list[Play]:
     # A small budget of steps (what 5 ms buys), with a think time far above it, so that the
     # wall-clock safety net never stops a decision early on a loaded machine: only then
     # could a seeded game differ.
-    steps = int(0.005 * expert.COSTS[backend].per_second)
-    bots = [expert.ExpertBot(random.Random(seed + s), think=10.0, steps=steps, backend=backend)
+    steps = int(0.005 * DEFAULT_CONFIG.cost(backend).per_second)
+    bots = [ExpertBot(random.Random(seed + s), think=10.0, steps=steps, backend=backend)
             if s % 2 == 0 else GreedyBot(random.Random(seed + s)) for s in range(rules.players)]
     game = deal_hand(new_game(rules), rng)
     chosen = []
@@ -142,12 +147,12 @@ class _Sight:
         return self.leaf + sum(values)
 
 
-class _PythonNextTurn(expert.NextTurnDeals):
+class _PythonNextTurn(NextTurnDeals):
     """The reference for ``evaluate_sights``: the walk through the bot's next ``depth`` turns
     with a play in Python on a ``Position``, with ``evaluate`` valuing its moves on the last."""
 
-    def __init__(self, *args: object) -> None:
-        super().__init__(*args)  # type: ignore[arg-type]
+    def __init__(self, *args: object, **options: object) -> None:
+        super().__init__(*args, **options)  # type: ignore[arg-type]
         self.roots = [_Sight() for _ in self.moves]
 
     def totals(self) -> list[float]:
@@ -181,19 +186,23 @@ class _PythonNextTurn(expert.NextTurnDeals):
                     self._walk(pos, sight.child(move), weight, depth - 1)
                     pos.undo()
                 return
-            values, steps, exact = search.evaluate(
-                self.spec, pos.hands, pos.boneyard, pos.drawn, pos.to_move, pos.arms,
-                pos.spinner, pos.waiting, pos.placed, pos.opening, pos.status, moves,
-                self.exact, self.rng.getrandbits(63))
-            judge.steps += steps + expert.C_CALL_COST
+            candidates = search.Candidates(
+                spec=self.spec, to_move=pos.to_move, arms=pos.arms, spinner=pos.spinner,
+                waiting=pos.waiting, placed=pos.placed, opening=pos.opening,
+                status=pos.status, moves=moves)
+            values, steps, exact = search.evaluate(search.DealSearch(
+                candidates=candidates, hands=pos.hands, boneyard=pos.boneyard,
+                drawn=pos.drawn, exact=self.exact, seed=self.rng.getrandbits(63)))
+            judge.steps += steps + self.call_cost
             self.exact = exact
             for move, value in zip(moves, values, strict=True):
                 sight.child(move).leaf += weight * value
             return
         chances = judge.weights(pos, moves) if len(moves) > 1 else [1.0]
-        total = sum(c for c in chances if c >= expert.NEGLIGIBLE)
+        negligible = judge.config.negligible
+        total = sum(c for c in chances if c >= negligible)
         for move, chance in zip(moves, chances, strict=True):
-            if chance < expert.NEGLIGIBLE:
+            if chance < negligible:
                 continue
             after = sight.child(move)
             if move == DRAW and mine:  # the bot sees the tile it draws; of others', a draw
@@ -230,9 +239,8 @@ def _both_ways(view, deals: int, seed: int) -> tuple[list[float], list[float]] |
     sampled = [sample_hands(view, beliefs, rng) for _ in range(deals)]
     weights = [rng.random() + 0.1 for _ in sampled]
     out = []
-    for kind in (expert.CDeals, expert.NextTurnDeals):
-        judge = Judge(view.rules, view.seat, view.scores)
-        judge.doubles = [1.5] * view.rules.players
+    for kind in (CDeals, NextTurnDeals):
+        judge = Judge(view.rules, view.seat, view.scores, doubles=[1.5] * view.rules.players)
         found = kind(view, judge, view.legal, random.Random(seed))
         for (hands, boneyard), weight in zip(sampled, weights, strict=True):
             found.add(hands, boneyard, weight)
@@ -296,10 +304,9 @@ def test_deciding_more_turns_by_sight_never_values_a_play_higher(preset):
             rng = random.Random(seed)
             sampled = [sample_hands(view, infer(view), rng) for _ in range(12)]
             found = []
-            for depth in (1, 2, expert.EVERY_TURN):
+            for depth in (1, 2, EVERY_TURN):
                 judge = Judge(view.rules, view.seat, view.scores)
-                deals = expert.NextTurnDeals(view, judge, view.legal, random.Random(seed))
-                deals.depth = depth
+                deals = NextTurnDeals(view, judge, view.legal, random.Random(seed), depth=depth)
                 for hands, boneyard in sampled:
                     deals.add(hands, boneyard, 1.0)
                 found.append(deals.totals() if deals.exact else None)
@@ -329,12 +336,11 @@ def test_next_turns_search_in_c_equals_the_python_walk(preset, depth):
             rng = random.Random(seed)
             sampled = [sample_hands(view, infer(view), rng) for _ in range(4)]
             found = []
-            for kind in (expert.NextTurnDeals, _PythonNextTurn):
-                judge = Judge(view.rules, view.seat, view.scores)
-                judge.betas = [0.3] * view.rules.players
-                judge.doubles = [1.5] * view.rules.players
-                deals = kind(view, judge, view.legal, random.Random(seed))
-                deals.depth = depth
+            for kind in (NextTurnDeals, _PythonNextTurn):
+                judge = Judge(view.rules, view.seat, view.scores,
+                              betas=[0.3] * view.rules.players,
+                              doubles=[1.5] * view.rules.players)
+                deals = kind(view, judge, view.legal, random.Random(seed), depth=depth)
                 for hands, boneyard in sampled:
                     deals.add(hands, boneyard, 0.25)
                 found.append((deals.totals(), deals.exact))
@@ -346,10 +352,42 @@ def test_next_turns_search_in_c_equals_the_python_walk(preset, depth):
     assert checked >= 10
 
 
+def test_the_config_is_one_frozen_keyword_only_value():
+    with pytest.raises(TypeError):
+        ExpertConfig(0.2)  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        DEFAULT_CONFIG.beta = 0.5  # type: ignore[misc]
+    assert ExpertConfig() == DEFAULT_CONFIG
+    assert dataclasses.replace(DEFAULT_CONFIG, turns=1).turns == 1
+
+
+@pytest.mark.parametrize("information_sets", [True, False])
+def test_the_config_turns_the_next_turn_search_on_and_off(information_sets, monkeypatch):
+    """With two players the C search decides the bot's next turns by sight only while
+    ``information_sets`` is on; off, it values each deal on its own (``CDeals``)."""
+    if not search.available():
+        pytest.skip(search.MISSING)
+    from bones.ai import expert
+
+    made: list[bool] = []
+
+    class Spy(NextTurnDeals):
+        def __init__(self, *args: object, **options: object) -> None:
+            made.append(True)
+            super().__init__(*args, **options)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(expert, "NextTurnDeals", Spy)
+    view = next(_late_views(PRESETS["block"], 0, 99))
+    bot = ExpertBot(random.Random(1), think=10.0, steps=20_000, backend="c",
+                    config=ExpertConfig(information_sets=information_sets))
+    assert bot.choose(view) in view.legal
+    assert bool(made) == information_sets
+
+
 def test_the_hints_reason_names_seats_as_the_screen_does():
     """A hint that a play leaves open a number an opponent lacks names that opponent as
     the table calls it, not by a seat number the screen never shows."""
-    from bones.ai.expert import describe
+    from bones.ai.explain import explain
     from bones.engine.game import deal_hand, new_game, play_unchecked
     from bones.engine.moves import Play
     from bones.engine.rules import PRESETS
@@ -363,7 +401,7 @@ def test_the_hints_reason_names_seats_as_the_screen_does():
             moves = state.legal_moves()
             if isinstance(moves[0], Play) and state.to_move == 0:
                 view = observe(game, 0)
-                said += [describe(view, p, ["Ana", "Ben"]) for p in view.legal]
+                said += [explain(view, p, ["Ana", "Ben"]) for p in view.legal]
             game = play_unchecked(game, rng.choice(moves))
     lacking = [s for s in said if "leaves open a number" in s]
     assert lacking and all("Ben has shown to lack" in s for s in lacking), lacking[:3]

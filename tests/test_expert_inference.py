@@ -12,7 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bones.ai.beliefs import Decision, decisions, infer
-from bones.ai.expert import KINDS, ExpertBot, Judge, heavier_than_played
+from bones.ai.expert import ExpertBot, heavier_than_played
+from bones.ai.expert_config import DEFAULT_CONFIG
 from bones.ai.levels import make_bot
 from bones.ai.sampling import Dealer, Reading, likelihood, sample_hands, seat_likelihoods
 from bones.engine.game import deal_hand, new_game, play_unchecked
@@ -83,8 +84,7 @@ def _greedy_chance(opponent: str) -> list[float]:
     for view in _views(opponent, 40, 11):
         if len(decisions(view)) < 3:
             continue
-        judge = Judge(view.rules, view.seat, view.scores)
-        kinds = bot._read_kinds(Dealer(view, infer(view)), decisions(view), judge)
+        kinds = bot._read_kinds(Dealer(view, infer(view)), decisions(view))
         chances.append(kinds.greedy[1])
     return chances
 
@@ -97,9 +97,8 @@ def _modelled_kinds(opponent: str) -> list[tuple[float, float]]:
         made = decisions(view)
         if sum(1 for d in made if d.numbers is not None) < 3:
             continue
-        judge = Judge(view.rules, view.seat, view.scores)
-        bot._read_kinds(Dealer(view, infer(view)), made, judge)
-        found.append((judge.betas[1], judge.doubles[1]))
+        kinds = bot._read_kinds(Dealer(view, infer(view)), made)
+        found.append((kinds.betas[1], kinds.doubles[1]))
     return found
 
 
@@ -168,9 +167,10 @@ def test_per_seat_likelihoods_multiply_to_the_whole_likelihood(seed, beta, bonus
 
 
 def test_the_kinds_are_a_distribution():
-    assert sum(prior for prior, _, _ in KINDS) == pytest.approx(1.0)
+    kinds = DEFAULT_CONFIG.kinds
+    assert sum(kind.prior for kind in kinds) == pytest.approx(1.0)
     # the last kind is the heaviest-shedder, whose deals leave out heavier playable tiles
-    assert KINDS[-1][1] == max(beta for _, beta, _ in KINDS)
+    assert kinds[-1].beta == max(kind.beta for kind in kinds)
 
 
 @settings(max_examples=40, deadline=None)
@@ -183,7 +183,7 @@ def test_the_precomputed_reading_equals_the_plain_likelihoods(seed, opponent):
     view = views[-1]
     made = decisions(view)
     beliefs = infer(view)
-    kinds = tuple((beta, bonus) for _, beta, bonus in KINDS)
+    kinds = tuple((kind.beta, kind.double) for kind in DEFAULT_CONFIG.kinds)
     reading = Reading(made, beliefs.unseen, kinds)
     rng = random.Random(seed)
     for _ in range(5):

@@ -14,16 +14,30 @@ import dataclasses
 import math
 import random
 import threading
+from typing import TYPE_CHECKING
 
 import pytest
 
-from bones.ai.expert import Judge
+from bones.ai.expert_config import ExpertConfig
+from bones.ai.judge import Judge
 from bones.ai.position import OUT, PLAYING, Position
 from bones.engine.game import deal_hand, new_game
 from bones.engine.rules import PRESETS, Rules
 from bones.engine.state import HandState, apply_unchecked
 from bones.fast import search
-from bones.fast.search import SearchSpec, available, evaluate, evaluate_sights, sights
+from bones.fast.search import (
+    Candidates,
+    DealSearch,
+    SearchSpec,
+    SightsSearch,
+    available,
+    evaluate,
+    evaluate_sights,
+    sights,
+)
+
+if TYPE_CHECKING:
+    from bones.fast._search import Sights
 
 
 @pytest.fixture(autouse=True)
@@ -307,11 +321,17 @@ def _spec(rules: Rules, rng: random.Random, model: bool, node_limit: int = BIG,
         doubles=[rng.choice([0.0, 0.0, 1.5, 3.0]) for _ in range(rules.players)])
 
 
+def _candidates(spec: SearchSpec, pos: Position, moves: list[int]) -> Candidates:
+    """``moves`` at ``pos`` as the C search reads them, with the public part of ``pos``."""
+    return Candidates(spec=spec, to_move=pos.to_move, arms=pos.arms, spinner=pos.spinner,
+                      waiting=pos.waiting, placed=pos.placed, opening=pos.opening,
+                      status=pos.status, moves=moves)
+
+
 def _call(spec: SearchSpec, pos: Position, moves: list[int], exact: bool,
           seed: int) -> tuple[tuple[float, ...], int, bool]:
-    return evaluate(spec, pos.hands, pos.boneyard, pos.drawn, pos.to_move, pos.arms,
-                    pos.spinner, pos.waiting, pos.placed, pos.opening, pos.status, moves,
-                    exact, seed)
+    return evaluate(DealSearch(candidates=_candidates(spec, pos, moves), hands=pos.hands,
+                               boneyard=pos.boneyard, drawn=pos.drawn, exact=exact, seed=seed))
 
 
 # -- exact solves -----------------------------------------------------------------------------
@@ -361,25 +381,24 @@ def test_game_scores_and_targets_past_64_bits_give_the_values_of_near_ones():
     assert changed >= 6
 
 
-def test_exact_values_and_steps_equal_judge_where_its_model_is_the_same(monkeypatch):
-    """With every seat's beta the expert's BETA (and one double bonus) and no play light
-    enough to leave out (double-six: 12 pips at most apart), ``Judge.solve`` itself is the
-    reference."""
-    from bones.ai import expert
-
+def test_exact_values_and_steps_equal_judge_where_its_model_is_the_same():
+    """With every seat's beta the expert's (and one double bonus) and no play light enough
+    to leave out (double-six: 12 pips at most apart), ``Judge.solve`` itself is the
+    reference; ``Judge.spec`` is the spec made here."""
     for model, bonus in ((False, 0.0), (True, 0.0), (True, 1.5)):
-        monkeypatch.setattr(expert, "MODEL_OPPONENTS", model)
+        config = ExpertConfig(model_opponents=model)
         rules = PRESETS["draw"].replace(players=3)
         rng = random.Random(5)
         for state in _states(rules, rng, 8, 10):
             pos = Position.from_state(state)
             seat = state.to_move
-            judge = Judge(rules, seat, (0,) * rules.sides)
-            judge.doubles = [bonus] * rules.players
+            judge = Judge(rules, seat, (0,) * rules.sides, config=config,
+                          doubles=[bonus] * rules.players)
             spec = SearchSpec.for_rules(
-                rules, seat, (0,) * rules.sides, betas=[expert.BETA] * rules.players,
-                model_opponents=model, node_limit=BIG, points_weight=expert.POINTS_WEIGHT,
-                game_weight=expert.GAME_WEIGHT, doubles=[bonus] * rules.players)
+                rules, seat, (0,) * rules.sides, betas=[config.beta] * rules.players,
+                model_opponents=model, node_limit=BIG, points_weight=config.points_weight,
+                game_weight=config.game_weight, doubles=[bonus] * rules.players)
+            assert judge.spec(BIG) == spec
             moves = pos.moves()
             expected = []
             table: dict[tuple[object, ...], tuple[float, int]] = {}
@@ -659,27 +678,29 @@ def test_a_position_with_a_tile_in_two_places_is_refused(entry):
             getattr(_search, entry)(*bad)
 
 
-def _sights_call(spec: SearchSpec, hands: list[int], boneyard: list[int], drawn: int,
-                 to_move: int, arms: list[int], spinner: int, waiting: int, placed: int,
-                 opening: int, status: int, moves: list[int], exact: bool,
-                 seed: int) -> tuple[int, bool]:
-    return evaluate_sights(spec, hands, boneyard, drawn, to_move, arms, spinner, waiting,
-                           placed, opening, status, moves, exact, seed, 10**9,
-                           sights(len(moves)), 1.0, 3)
+def _evaluate_call(candidates: Candidates, hands: list[int], exact: bool) -> object:
+    return evaluate(DealSearch(candidates=candidates, hands=hands, boneyard=[], drawn=0,
+                               exact=exact, seed=0))
 
 
-@pytest.mark.parametrize("entry", [evaluate, _sights_call])
+def _sights_call(candidates: Candidates, hands: list[int], exact: bool) -> object:
+    return evaluate_sights(SightsSearch(
+        candidates=candidates, hands=hands, boneyard=[], drawn=0, exact=exact, seed=0,
+        budget=10**9, into=sights(len(candidates.moves)), weight=1.0, depth=3))
+
+
+@pytest.mark.parametrize("entry", [_evaluate_call, _sights_call])
 def test_a_hand_that_cannot_end_is_refused_not_played_forever(entry):
     """Every seat must pass and nobody can ever play: the engine would have blocked it."""
     rules = PRESETS["block"]
     spec = _spec(rules, random.Random(0), True)
     s = Position.from_state(deal_hand(new_game(rules), random.Random(0)).current).set
     six_six, one_zero, two_zero = s.index[(6, 6)], s.index[(1, 0)], s.index[(2, 0)]
-    hands = [1 << one_zero, 1 << two_zero]
+    candidates = Candidates(spec=spec, to_move=0, arms=[6, 6, -1, -1], spinner=-1, waiting=0,
+                            placed=1 << six_six, opening=-1, status=PLAYING, moves=[-2])
     for exact in (False, True):
         with pytest.raises(ValueError, match="cannot end"):
-            entry(spec, hands, [], 0, 0, [6, 6, -1, -1], -1, 0, 1 << six_six, -1,
-                  PLAYING, [-2], exact, 0)
+            entry(candidates, [1 << one_zero, 1 << two_zero], exact)
 
 
 def test_spec_checks_its_fields():
@@ -736,8 +757,19 @@ def test_without_extension_specs_are_still_made_and_evaluate_says_why(monkeypatc
                                 model_opponents=True, node_limit=10, points_weight=0.01,
                                 game_weight=0.5)
     assert spec.packed is None
+    candidates = Candidates(spec=spec, to_move=0, arms=[-1] * 4, spinner=-1, waiting=0,
+                            placed=0, opening=-1, status=PLAYING, moves=[0])
     with pytest.raises(RuntimeError, match="not built"):
-        evaluate(spec, [1, 2], [], 0, 0, [-1] * 4, -1, 0, 0, -1, PLAYING, [0], True, 0)
+        evaluate(DealSearch(candidates=candidates, hands=[1, 2], boneyard=[], drawn=0,
+                            exact=True, seed=0))
+
+
+def _walk(spec: SearchSpec, pos: Position, budget: int, into: Sights,
+          depth: int) -> tuple[int, bool]:
+    """``evaluate_sights`` of every move at ``pos``, solving while the budget lasts."""
+    return evaluate_sights(SightsSearch(
+        candidates=_candidates(spec, pos, pos.moves()), hands=pos.hands, boneyard=pos.boneyard,
+        drawn=pos.drawn, exact=True, seed=1, budget=budget, into=into, weight=1.0, depth=depth))
 
 
 def test_the_walk_through_the_next_turns_stops_solving_once_its_budget_is_spent():
@@ -749,15 +781,13 @@ def test_the_walk_through_the_next_turns_stops_solving_once_its_budget_is_spent(
     for state in _states(rules, rng, 12, 6):
         pos = Position.from_state(state)
         spec = _spec(rules, rng, True, seat=state.to_move)
-        args = (spec, pos.hands, pos.boneyard, pos.drawn, pos.to_move, pos.arms, pos.spinner,
-                pos.waiting, pos.placed, pos.opening, pos.status, pos.moves(), True, 1)
         solved = sights(len(pos.moves()))
-        steps, exact = evaluate_sights(*args, 10**12, solved, 1.0, 2)
+        steps, exact = _walk(spec, pos, 10**12, solved, 2)
         assert exact
         next_only = sights(len(pos.moves()))
-        evaluate_sights(*args, 10**12, next_only, 1.0, 1)
+        _walk(spec, pos, 10**12, next_only, 1)
         # with no budget nothing is solved and nothing past the next turn is followed
         played = sights(len(pos.moves()))
-        cheap_steps, cheap_exact = evaluate_sights(*args, 0, played, 1.0, 2)
+        cheap_steps, cheap_exact = _walk(spec, pos, 0, played, 2)
         assert not cheap_exact and cheap_steps < steps
         assert len(played) <= len(next_only) < len(solved)

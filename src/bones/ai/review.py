@@ -10,9 +10,9 @@ in the expert's units (1 is the difference between a tie and a win, a point at s
 0.01, and a hand that decides the game adds 0.5 to its win or loss: ``COST_LEGEND``).
 Decisions too deep to solve within the node limit are skipped, not guessed.
 
-The judge is the expert's ``Judge`` with its model of the other players switched off: the
-expert expects opponents to play by habit, but a review that blamed a play for not
-exploiting a habit would be judging the opponent, not the play.
+The judge is the expert's ``Judge`` with its model of the other players switched off
+(``JUDGE_CONFIG``): the expert expects opponents to play by habit, but a review that blamed
+a play for not exploiting a habit would be judging the opponent, not the play.
 """
 
 from __future__ import annotations
@@ -20,12 +20,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bones.ai.expert import Judge, OutOfNodes
+from bones.ai.expert_config import ExpertConfig
+from bones.ai.judge import Judge, OutOfNodes, Table
 from bones.ai.position import Position
 from bones.engine.moves import Play
 from bones.engine.state import HandState, apply_unchecked, new_hand
 from bones.record.writer import undealt
 
+#: The expert's settings with the other sides solved as playing perfectly (minimax).
+JUDGE_CONFIG = ExpertConfig(model_opponents=False)
 #: Nodes one decision's solve may use, per candidate play.
 REVIEW_NODES = 30_000
 #: The units of a cost, as the review's readers are told them.
@@ -59,8 +62,7 @@ def review(hand: HandState, seat: int, scores: Sequence[int],
         raise ValueError("a hand is reviewed only once it is over")
     rules = hand.rules
     state = new_hand(rules, hand.deal, undealt(hand), hand.leader, hand.opening)
-    judge = Judge(rules, seat, scores)
-    judge.model_opponents = False
+    judge = Judge(rules, seat, scores, config=JUDGE_CONFIG)
     mistakes: list[Mistake] = []
     skipped = 0
     plays = 0
@@ -96,7 +98,7 @@ def _values(state: HandState, choices: list[Play], judge: Judge,
             node_limit: int) -> dict[Play, float] | None:
     pos = Position.from_state(state)
     values = {}
-    table: dict[tuple[object, ...], tuple[float, int]] = {}
+    table: Table = {}
     for play in choices:
         pos.play(pos.encode(play))
         try:

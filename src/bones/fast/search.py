@@ -1,11 +1,14 @@
 """The expert's evaluation of one sampled deal in C (``_search``), when that extension is built.
 
 The expert bot samples deals and, in each, values every candidate play by an exact solve or
-a heavy-tile-first playout (``bones.ai.expert.Judge`` on a ``bones.ai.position.Position``).
+a heavy-tile-first playout (``bones.ai.judge.Judge`` on a ``bones.ai.position.Position``).
 That work is almost all of its think time, so this module offers the same loop in C, tens of
 times faster: ``evaluate`` plays each candidate in turn, solves or plays out the rest, and
-returns the values and the search steps spent, as the Python loop in ``ExpertBot.choose``
-would (see below and ``_search.c`` for how exactly), and whether it is still solving.
+returns the values and the search steps spent, as the Python loop of ``PythonDeals``
+(``bones.ai.expert_deals``) would (see below and ``_search.c`` for how exactly), and whether
+it is still solving. Each call takes one named value (``DealSearch``, ``SightsSearch``), not
+the extension's long positional list; what every deal of a decision shares is made once
+(``SearchSpec``, ``Candidates``).
 
 This package sits below ``bones.ai``: it takes plain numbers (a ``Position``'s fields) rather
 than importing it. The extension is optional like ``_playout``: without a C compiler it is
@@ -40,7 +43,7 @@ except ImportError:  # installed where no C compiler worked
 PLAYING, OUT, BLOCKED = 0, 1, 2
 
 MISSING = ("the C search extension (bones.fast._search) is not built; reinstall with a C "
-           "compiler, or search with bones.ai.expert.Judge")
+           "compiler, or search with bones.ai.judge.Judge")
 
 
 def available() -> bool:
@@ -140,26 +143,73 @@ class SearchSpec:
         )
 
 
-def evaluate(spec: SearchSpec, hands: Sequence[int], boneyard: Sequence[int], drawn: int,
-             to_move: int, arms: Sequence[int], spinner: int, waiting: int, placed: int,
-             opening: int, status: int, moves: Sequence[int], exact: bool,
-             seed: int) -> tuple[tuple[float, ...], int, bool]:
-    """Value each of ``moves`` in one deal, as the loop of ``ExpertBot.choose`` does.
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Candidates:
+    """The moves of one decision to value, with everything its deals share: the ``spec``
+    and the public part of the position, a ``Position``'s fields as they are (-1 for closed
+    ``arms``, no ``spinner`` and any ``opening``, ``placed`` as an int mask of tile
+    indices, ``status`` as ``PLAYING``, ``OUT`` or ``BLOCKED``). ``moves`` are its int moves,
+    each legal there.
 
-    The position is a ``Position``'s fields as they are (hands and placed as int masks of
-    tile indices, the boneyard in draw order, -1 for closed arms, no spinner and any
-    opening); ``moves`` are its int moves, each legal there. For each move: play it, solve
-    the rest exactly while ``exact`` holds (a solve past ``spec.node_limit`` nodes turns
-    ``exact`` off for this and the later moves), else play it out; undo. Returns the values
-    for ``spec.side``, the steps spent (every solve's nodes, failed ones too, and a
-    playout's moves + 1) and whether ``exact`` still holds at the end (false once a solve
-    has run out of nodes, so a caller can stop asking for solves). Raises ``ValueError`` or
-    ``TypeError`` for an inconsistent position and ``RuntimeError`` without the extension.
+    Made once per decision, like the spec, so what changes from deal to deal
+    (``DealSearch``) is small: the expert hands the search hundreds of deals a decision."""
+
+    spec: SearchSpec
+    to_move: int
+    arms: Sequence[int]
+    spinner: int
+    waiting: int
+    placed: int
+    opening: int
+    status: int
+    moves: Sequence[int]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DealSearch:
+    """One call of ``evaluate``: the ``candidates`` in one deal, whose hidden part is
+    ``hands`` (int masks of tile indices, one per seat) and the ``boneyard`` (in draw order,
+    its first ``drawn`` tiles drawn already); ``exact``: solve while it holds (else play
+    out); ``seed`` seeds the extension's generator, which breaks ties in playouts."""
+
+    candidates: Candidates
+    hands: Sequence[int]
+    boneyard: Sequence[int]
+    drawn: int
+    exact: bool
+    seed: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SightsSearch(DealSearch):
+    """One call of ``evaluate_sights``: a ``DealSearch`` followed through the bot's next
+    ``depth`` turns, its values added (times ``weight``) to ``into``, and no more solving or
+    branching once ``budget`` steps are spent."""
+
+    budget: int
+    into: _search.Sights
+    weight: float
+    depth: int
+
+
+def evaluate(job: DealSearch) -> tuple[tuple[float, ...], int, bool]:
+    """Value each of the candidate moves in one deal, as ``PythonDeals.values``
+    (``bones.ai.expert_deals``) does.
+
+    For each move: play it, solve the rest exactly while ``exact`` holds (a solve past
+    ``spec.node_limit`` nodes turns ``exact`` off for this and the later moves), else play
+    it out; undo. Returns the values for ``spec.side``, the steps spent (every solve's
+    nodes, failed ones too, and a playout's moves + 1) and whether ``exact`` still holds at
+    the end (false once a solve has run out of nodes, so a caller can stop asking for
+    solves). Raises ``ValueError`` or ``TypeError`` for an inconsistent position and
+    ``RuntimeError`` without the extension.
     """
-    if spec.packed is None:
+    c = job.candidates
+    if c.spec.packed is None:
         raise RuntimeError(MISSING)
-    return _search.evaluate(spec.packed, hands, boneyard, drawn, to_move, arms, spinner,
-                            waiting, placed, opening, status, moves, exact, seed)
+    return _search.evaluate(c.spec.packed, job.hands, job.boneyard, job.drawn, c.to_move,
+                            c.arms, c.spinner, c.waiting, c.placed, c.opening, c.status,
+                            c.moves, job.exact, job.seed)
 
 
 def sights(roots: int) -> _search.Sights:
@@ -173,13 +223,10 @@ def sights(roots: int) -> _search.Sights:
     return _search.Sights(roots)
 
 
-def evaluate_sights(spec: SearchSpec, hands: Sequence[int], boneyard: Sequence[int],
-                    drawn: int, to_move: int, arms: Sequence[int], spinner: int, waiting: int,
-                    placed: int, opening: int, status: int, moves: Sequence[int], exact: bool,
-                    seed: int, budget: int, into: _search.Sights, weight: float,
-                    depth: int) -> tuple[int, bool]:
-    """Value the bot's next ``depth`` turns after each of ``moves`` in one deal, as what it
-    will have seen then, adding them (times ``weight``) to ``into`` (``sights(len(moves))``).
+def evaluate_sights(job: SightsSearch) -> tuple[int, bool]:
+    """Value the bot's next ``job.depth`` turns after each of the candidate moves in one
+    deal, as what it will have seen then, adding them (times ``weight``) to ``into``
+    (``sights(len(moves))``).
 
     For each move ``i``: play it, then follow the deal through the next ``depth`` turns on
     which ``spec.side`` plays (forced or chosen): draws and passes as they come, the other
@@ -196,12 +243,13 @@ def evaluate_sights(spec: SearchSpec, hands: Sequence[int], boneyard: Sequence[i
     ``exact`` still holds. One call walks many positions, so once it has spent ``budget``
     steps it stops solving and branching: the side's moves are valued where it stands and
     played out, another side's choice is played out (``exact`` then comes back false). A
-    caller's budget is so overrun by at most about one solve and one turn. The position's
-    fields and the errors raised are as for ``evaluate``; after an error ``into`` may hold
-    part of the deal.
+    caller's budget is so overrun by at most about one solve and one turn. The errors raised
+    are as for ``evaluate``; after an error ``into`` may hold part of the deal.
     """
-    if spec.packed is None:
+    c = job.candidates
+    if c.spec.packed is None:
         raise RuntimeError(MISSING)
-    return _search.evaluate_sights(spec.packed, hands, boneyard, drawn, to_move, arms,
-                                   spinner, waiting, placed, opening, status, moves, exact,
-                                   seed, budget, into, weight, depth)
+    return _search.evaluate_sights(c.spec.packed, job.hands, job.boneyard, job.drawn,
+                                   c.to_move, c.arms, c.spinner, c.waiting, c.placed,
+                                   c.opening, c.status, c.moves, job.exact, job.seed,
+                                   job.budget, job.into, job.weight, job.depth)

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bones.ai.expert import ExpertBot, describe
+from bones.ai.expert import ExpertBot
+from bones.ai.explain import explain
 from bones.engine.moves import Play
 from bones.engine.view import SeatView
 from bones.table import seeds
@@ -19,4 +20,4 @@ def hint(view: SeatView, seed: int, names: Sequence[str]) -> tuple[Play, str]:
     """The expert's play for ``view`` and why, in words naming the seats by ``names``. The
     same question (seed, moves so far) gets the same answer."""
     advice = ExpertBot(seeds.hint(seed, len(view.moves)), think=HINT_THINK).choose(view)
-    return advice, describe(view, advice, names)
+    return advice, explain(view, advice, names)
