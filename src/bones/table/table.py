@@ -31,6 +31,10 @@ from bones.table.events import Event, GameEnded, HandDealt, HandEnded, Maker, Mo
 from bones.table.seats import Seating
 
 
+#: Starts the next hand of a game: the game with that hand dealt (``start_hand``).
+Dealer = Callable[[Game], Game]
+
+
 class TableError(BonesError):
     """A request the table refuses (not the engine's ``IllegalMove``): a seat that is not a
     person's, a move out of turn, an undo the table does not allow. One line; nothing
@@ -51,14 +55,16 @@ class Table:
     """One game at one table. ``game`` always holds the game as played so far, so whoever
     stops driving the table can still save its record."""
 
-    def __init__(self, rules: Rules, seating: Seating, deals: random.Random | None, *,
+    def __init__(self, rules: Rules, seating: Seating, deals: random.Random | Dealer | None, *,
                  bot: Callable[[int], Bot] | None = None, game: Game | None = None,
                  played_for: Iterable[dict[str, object]] = (), undo: bool = False,
                  undone: int = 0, cancelled: Callable[[], None] | None = None) -> None:
         """A new game, or with ``game`` one taken up where it was left.
 
-        ``deals`` shuffles every hand still to be dealt (``None``: a table for the hand in
-        play only, as the arena's, which deals each hand itself); ``bot(seat)`` makes the bot of
+        ``deals`` shuffles every hand still to be dealt: a generator (``deal_hand``), or a
+        ``Dealer`` that starts the next hand of a game its own way (fair deals that anyone
+        can check); ``None``: a table for the hand in play only, as the arena's, which deals
+        each hand itself; ``bot(seat)`` makes the bot of
         each seat that is not a person's (they are started now, and ended by ``close``);
         ``played_for`` lists the plays made for outside bots before (a resumed game);
         ``undo`` offers ``undo`` to the persons (practice tables only: a taken-back play
@@ -137,7 +143,9 @@ class Table:
             raise TableError("a hand is in play")
         if self._deals is None:
             raise TableError("this table plays only the hand it was given")
-        self.game = deal_hand(self.game, self._deals)
+        deals = self._deals
+        self.game = deal_hand(self.game, deals) if isinstance(deals, random.Random) \
+            else deals(self.game)
         self._turns = []
         return [HandDealt(self._next(), len(self.game.hands), self.game.hands[-1].leader)]
 
