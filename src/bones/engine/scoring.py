@@ -10,14 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+from typing import Final, Literal, Protocol
 
 from bones.engine.layout import Layout
+from bones.engine.moves import Move
 from bones.engine.rules import Rules
 from bones.engine.tiles import Tile
 
-if TYPE_CHECKING:  # state imports this module, for play_points
-    from bones.engine.state import End, HandState
+#: How a hand ended (``HandState.end``).
+End = Literal["out", "blocked"]
 
 # -- how a hand stands, as an integer --------------------------------------------------------
 # One numbering for every place that keeps a hand as plain integers: ``Position.status`` of
@@ -33,6 +34,24 @@ BLOCKED: Final = 2
 #: The integer of each way a hand ends, and back.
 END_CODES: Final[dict[End, int]] = {"out": OUT, "blocked": BLOCKED}
 ENDS: Final[dict[int, End]] = {OUT: "out", BLOCKED: "blocked"}
+
+
+class Finished(Protocol):
+    """What ``outcome`` reads of a finished hand: a ``HandState``, named here by its shape
+    because ``bones.engine.state`` imports this module (for ``play_points``), not the
+    other way round."""
+
+    @property
+    def rules(self) -> Rules: ...
+    @property
+    def leader(self) -> int: ...
+    @property
+    def moves(self) -> tuple[Move, ...]: ...
+    @property
+    def end(self) -> End | None: ...
+    @property
+    def scored(self) -> tuple[int, ...]: ...
+    def count(self, seat: int) -> int: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +116,7 @@ def score_terms(rules: Rules, side_counts: Sequence[int],
     return added, taken
 
 
-def outcome(state: HandState) -> Outcome:
+def outcome(state: Finished) -> Outcome:
     """Score a finished hand (``state.end`` must be set): the end's points, plus any points
     the sides scored by their plays (``state.scored``; the one place they are added)."""
     rules = state.rules
@@ -121,7 +140,7 @@ def outcome(state: HandState) -> Outcome:
     return Outcome(counts, sides, winner, tied, tuple(points), winner_seat)
 
 
-def _lowest_seat(state: HandState, side: int, counts: Sequence[int]) -> int:
+def _lowest_seat(state: Finished, side: int, counts: Sequence[int]) -> int:
     """The winning side's seat with the lowest count; ties go to the earliest in turn order
     counting from the hand's leader itself (``next_lead: "winner"``)."""
     n = state.rules.players

@@ -8,17 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Literal
 
 from bones.engine.errors import IllegalMove
 from bones.engine.layout import Layout, empty_layout
 from bones.engine.moves import ARMS, Arm, Draw, Move, Pass, Play
 from bones.engine.rules import Rules
-from bones.engine.scoring import play_points
+from bones.engine.scoring import End, play_points
 from bones.engine.tiles import Tile
-
-End = Literal["out", "blocked"]
-
 
 # -- what the draw rules say (``draw``, ``reserve``, ``call_block``) ---------------------------
 # Bots, front ends and records ask these rather than read the options, so a rule about
