@@ -244,3 +244,20 @@ def test_the_hook_changes_nothing_it_is_not_asked_to(monkeypatch):
     again = random_game(rules, random.Random(5))
     assert not scores_plays(rules)
     assert plain.results == again.results and plain.scores == again.scores
+
+
+def test_the_fast_paths_copy_of_a_state_is_replace():
+    """``apply_unchecked`` copies states with ``state._evolve``: every field, as
+    ``dataclasses.replace`` does, with no ``__post_init__`` skipped."""
+    from dataclasses import fields, replace
+
+    from bones.engine import state as states
+    assert not hasattr(states.HandState, "__post_init__")
+    assert tuple(f.name for f in fields(states.HandState)) == states._FIELDS
+    game = random_game(PRESETS["draw"].replace(players=3), random.Random(9))
+    for state in game.hands:
+        for changes in ({}, {"to_move": 1}, {"end": "blocked", "scored": (1, 2, 3)},
+                        {"moves": state.moves[:2], "boneyard": ()}):
+            copied = states._evolve(state, **changes)
+            assert copied == replace(state, **changes) and copied is not state
+            assert hash(copied) == hash(replace(state, **changes))

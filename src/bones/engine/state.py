@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields
 
 from bones.engine.errors import IllegalMove
 from bones.engine.layout import Layout, empty_layout
@@ -237,11 +237,11 @@ def apply_unchecked(state: HandState, move: Move) -> HandState:
     if isinstance(move, Draw):
         drawn = state.boneyard[0]
         hands = _with_hand(state.hands, seat, state.hands[seat] + (drawn,))
-        after = replace(state, hands=hands, boneyard=state.boneyard[1:],
+        after = _evolve(state, hands=hands, boneyard=state.boneyard[1:],
                         moves=state.moves + (Draw(seat, drawn),))
         return _check_blocked(after)
     if isinstance(move, Pass):
-        return replace(state, to_move=(seat + 1) % n, moves=state.moves + (move,))
+        return _evolve(state, to_move=(seat + 1) % n, moves=state.moves + (move,))
     rules = state.rules
     held = state.hands[seat]
     i = held.index(move.tile)
@@ -253,10 +253,26 @@ def apply_unchecked(state: HandState, move: Move) -> HandState:
         end = "out"
     elif calls_block(rules) and layout.is_dead(rules.set):
         end = "blocked"
-    after = replace(state, hands=_with_hand(state.hands, seat, hand), layout=layout,
+    after = _evolve(state, hands=_with_hand(state.hands, seat, hand), layout=layout,
                     to_move=(seat + 1) % n, moves=state.moves + (move,), end=end,
                     scored=_credit(state, seat, points) if points else state.scored)
     return after if end is not None else _check_blocked(after)
+
+
+#: ``HandState``'s fields, in order, for ``_evolve``.
+_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(HandState))
+
+
+def _evolve(state: HandState, **changes: object) -> HandState:
+    """``dataclasses.replace(state, **changes)`` for the fast path, in about half the time:
+    it copies every field as ``replace`` does (so a field added later is carried too), but
+    without ``replace``'s checks per field and ``__init__`` (``HandState`` has no
+    ``__post_init__`` to miss). Every move makes one state, and ``replace`` costs more with
+    each field; this is what keeps ``scored`` and the per-play hook from slowing the engine."""
+    new = object.__new__(HandState)
+    for name in _FIELDS:
+        object.__setattr__(new, name, changes[name] if name in changes else getattr(state, name))
+    return new
 
 
 def _credit(state: HandState, seat: int, points: int) -> tuple[int, ...]:
@@ -288,7 +304,7 @@ def _check_blocked(state: HandState) -> HandState:
         for t in hand:
             if t.high in numbers or t.low in numbers:
                 return state
-    return replace(state, end="blocked")
+    return _evolve(state, end="blocked")
 
 
 def arm_names(layout: Layout) -> tuple[Arm, ...]:
