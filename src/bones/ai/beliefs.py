@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bones.engine.layout import Layout
+from bones.engine.layout import empty_layout
+from bones.engine.lead import opening_named
 from bones.engine.moves import Draw, Pass, Play
 from bones.engine.tiles import Tile, full_set
 from bones.engine.view import SeatView
@@ -92,7 +93,7 @@ def infer(view: SeatView) -> Beliefs:
             dealt[move.seat] -= 1
     hands = [_Hand(count) for count in dealt]
     exposed: list[int | None] = [None] * n
-    layout = Layout(uses_spinner=view.rules.spinner == "first-double")
+    layout = empty_layout(view.rules)
     for move in view.moves:
         seat = move.seat
         if isinstance(move, Play):
@@ -132,13 +133,13 @@ def decisions(view: SeatView) -> tuple[Decision, ...]:
     """Every play by another seat whose hand at the time is known from its hand now: plays
     after the seat's last draw (a draw brings tiles nobody else saw), less a first tile the
     rules named (no choice, so no information)."""
-    layout = Layout(uses_spinner=view.rules.spinner == "first-double")
+    layout = empty_layout(view.rules)
     found: list[tuple[int, Tile, frozenset[int] | None]] = []
     last_draw = [-1] * view.rules.players
     for index, move in enumerate(view.moves):
         if isinstance(move, Play):
             numbers = None if layout.is_empty else layout.open_numbers()
-            forced = layout.is_empty and view.rules.opening != "any"
+            forced = layout.is_empty and opening_named(view.rules)
             if move.seat != view.seat and not forced:
                 found.append((index, move.tile, numbers))
             layout = layout.place(move.tile, move.end if not layout.is_empty else None)

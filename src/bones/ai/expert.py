@@ -85,11 +85,25 @@ class ExpertBot:
         self.name = "expert" if inference else "expert-noinfer"
         #: Each kind's prior, read for every seat of every candidate deal.
         self.priors = tuple(kind.prior for kind in config.kinds)
+        #: The same bot searching with the Python judge, for rules the C search does not
+        #: support (``search.supports``): made when first needed, sharing this one's rng.
+        self._python: ExpertBot | None = None
+
+    def _fallback(self, view: SeatView) -> ExpertBot | None:
+        """The Python twin when the C search cannot value these rules, else ``None``."""
+        if self.backend != "c" or search.supports(view.rules) is None:
+            return None
+        if self._python is None:
+            self._python = ExpertBot(self.rng, think=self.think, inference=self.inference,
+                                     backend="python", config=self.config)
+        return self._python
 
     def choose(self, view: SeatView) -> Play:
         legal = view.legal
         if len(legal) == 1:
             return legal[0]
+        if (twin := self._fallback(view)) is not None:
+            return twin.choose(view)
         config = self.config
         beliefs = infer(view)
         if not self.inference:

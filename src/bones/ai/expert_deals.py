@@ -20,6 +20,7 @@ from bones.ai.judge import Judge, OutOfNodes, Table
 from bones.ai.position import Position, tile_set
 from bones.ai.sampling import state_of
 from bones.engine.moves import Play
+from bones.engine.state import drawable
 from bones.engine.tiles import Tile
 from bones.engine.view import SeatView
 from bones.fast import search
@@ -162,9 +163,7 @@ class NextTurnDeals(CDeals):
         #: their tiles) and the weighted value of its moves there, summed over the deals.
         self.sights = search.sights(len(legal))
         if depth is None:
-            playable = sum(view.held)
-            if view.rules.draw:
-                playable += max(0, view.boneyard_left - view.rules.reserve)
+            playable = sum(view.held) + drawable(view.rules, view.boneyard_left)
             depth = EVERY_TURN if playable <= config.all_turns_tiles else config.turns
         self.depth = depth
 

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from bones.ai.expert_config import DEFAULT_CONFIG, ExpertConfig
 from bones.ai.position import OUT, PLAYING, Position
 from bones.engine.rules import Rules
-from bones.engine.scoring import SCORES
+from bones.engine.scoring import hand_scorer
 from bones.fast import search
 
 #: A table of solved positions: a position's key to its (value, bound kind).
@@ -51,7 +51,7 @@ class Judge:
         self.config = config
         self.seat = seat
         self.side = rules.side_of(seat)
-        self.score = SCORES[rules.score]
+        self.score = hand_scorer(rules)
         self.scores = scores
         self.target = rules.target_points
         self.sides = [rules.side_of(s) for s in range(rules.players)]

@@ -14,15 +14,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
+from bones.engine.layout import has_spinner
 from bones.engine.moves import ARMS, Draw, Move, Pass, Play
 from bones.engine.rules import Rules
-from bones.engine.state import HandState
+from bones.engine.scoring import BLOCKED, END_CODES, OUT, PLAYING
+from bones.engine.state import HandState, calls_block, drawable
 from bones.engine.tiles import Tile, full_set
 
 DRAW = -1
 PASS = -2
-#: Hand outcomes.
-PLAYING, OUT, BLOCKED = 0, 1, 2
+# How a hand stands (``status``) is numbered as the engine numbers it: ``PLAYING``, ``OUT``
+# and ``BLOCKED`` of ``bones.engine.scoring``, imported above for the search's callers.
+__all__ = ["BLOCKED", "DRAW", "OUT", "PASS", "PLAYING", "Position", "Set", "bits", "tile_set"]
 _LEFT, _RIGHT, _UP, _DOWN = range(4)
 
 
@@ -64,10 +67,9 @@ class Position:
     """A hand in play with every tile known (a determinized deal). Mutable: ``play`` pushes
     onto an undo stack and ``undo`` pops it."""
 
-    __slots__ = ("arms", "boneyard", "draw", "drawn", "hands", "n", "opening", "placed",
-                 "reserve",
-                 "rules", "set", "spinner", "stack", "status", "to_move", "use_call_block",
-                 "waiting", "winner_seat")
+    __slots__ = ("arms", "boneyard", "drawn", "first_double", "hands", "keep", "n",
+                 "opening", "placed", "rules", "set", "spinner", "stack", "status", "to_move",
+                 "use_call_block", "waiting", "winner_seat")
 
     def __init__(self, rules: Rules, hands: list[int], boneyard: list[int], to_move: int,
                  arms: list[int], spinner: int, waiting: int, placed: int) -> None:
@@ -85,9 +87,11 @@ class Position:
         #: Bits of the line arms (1 left, 2 right) still to be touched before up/down open.
         self.waiting = waiting
         self.placed = placed
-        self.draw = rules.draw
-        self.reserve = rules.reserve
-        self.use_call_block = rules.draw and rules.call_block
+        #: Tiles of ``boneyard`` that are never drawn (all of them in Block, else up to the
+        #: reserve): a seat draws while more than these are left.
+        self.keep = len(boneyard) - drawable(rules, len(boneyard))
+        self.use_call_block = calls_block(rules)
+        self.first_double = has_spinner(rules)
         self.status = PLAYING
         self.winner_seat = -1
         #: The tile the first play must be (``opening`` rules), or -1 for any.
@@ -111,7 +115,7 @@ class Position:
         if state.opening is not None:
             pos.opening = s.index[state.opening]
         if state.end is not None:
-            pos.status = OUT if state.end == "out" else BLOCKED
+            pos.status = END_CODES[state.end]
         return pos
 
     # -- moves ---------------------------------------------------------------------------
@@ -138,7 +142,7 @@ class Position:
         found = self.plays()
         if found:
             return found
-        if self.draw and len(self.boneyard) - self.drawn > self.reserve:
+        if len(self.boneyard) - self.drawn > self.keep:
             return [DRAW]
         return [PASS]
 
@@ -163,7 +167,7 @@ class Position:
         arms = self.arms[:]
         if arms[0] < 0:
             arms[0], arms[1] = high, low
-            if self.rules.spinner == "first-double" and high == low:
+            if self.first_double and high == low:
                 self.spinner, self.waiting = high, 3
         else:
             number = arms[arm]
@@ -172,7 +176,7 @@ class Position:
                 self.waiting &= ~(1 << arm)
                 if not self.waiting:
                     arms[_UP] = arms[_DOWN] = self.spinner
-            elif self.spinner < 0 and self.rules.spinner == "first-double" and high == low:
+            elif self.spinner < 0 and self.first_double and high == low:
                 self.spinner, self.waiting = high, 1 << arm
         self.arms = arms
         self.to_move = (seat + 1) % self.n
@@ -198,7 +202,7 @@ class Position:
         return all(showing[a] & ~placed == 0 for a in self.arms if a >= 0)
 
     def _check_blocked(self) -> None:
-        if self.draw and len(self.boneyard) - self.drawn > self.reserve:
+        if len(self.boneyard) - self.drawn > self.keep:
             return
         showing = self.set.showing
         reach = 0

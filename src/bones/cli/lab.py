@@ -31,6 +31,7 @@ from bones.cli.common import (
 )
 from bones.cli.options import add_rules_arguments, rules_from_args
 from bones.engine.rules import Rules
+from bones.fast import supports
 from bones.lab.grid import Variation, expand, parse_vary, show
 from bones.lab.metrics import Estimate, Metrics
 from bones.lab.running import NOT_FINISHED, LabInterrupted, Row, run_lab
@@ -191,7 +192,8 @@ def plus_minus() -> str:
 
 
 def notes(rows: Sequence[Row]) -> str:
-    """What the table's numbers are, and why each skipped rule set was skipped."""
+    """What the table's numbers are, why each skipped rule set was skipped, and why any was
+    played on the engine rather than the fast path (the same hands, only slower)."""
     lines = [
         f"{RANDOM_PLAY} {plus_minus()} is half the 95% interval (Wilson for shares, normal "
         "for means). "
@@ -200,6 +202,11 @@ def notes(rows: Sequence[Row]) -> str:
     ]
     lines += [f"skipped {row.point.label}: {row.point.skipped}" for row in rows
               if row.point.skipped]
+    for row in rows:
+        reason = None if row.point.rules is None else supports(row.point.rules)
+        if reason is not None:
+            where = f" {row.point.label}" if row.point.label else ""
+            lines.append(f"played on the engine{where}: {reason}")
     return "\n".join(lines)
 
 

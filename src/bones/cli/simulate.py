@@ -31,7 +31,9 @@ from bones.cli.common import (
 )
 from bones.cli.options import add_rules_arguments, rules_from_args
 from bones.engine.errors import BonesError
+from bones.engine.pool import has_pool
 from bones.engine.rules import Rules
+from bones.fast import supports
 from bones.sim.fastsim import fast_series, summary_of
 from bones.sim.parallel import stop
 from bones.sim.referee import check_levels, play_series
@@ -112,10 +114,16 @@ def run(args: argparse.Namespace) -> int:
 
 def _fast(rules: Rules, seed: int, unit: Unit, total: int, args: argparse.Namespace,
           err: Console) -> tuple[Summary, bool]:
-    """Every seat random and nothing to record: the fast path plays exactly that. Also
-    whether Ctrl-C stopped it (the summary is then of the chunks finished)."""
+    """Every seat random and nothing to record: the fast path plays exactly that (or, for
+    rules it does not play, the engine plays the same games, saying why). Also whether
+    Ctrl-C stopped it (the summary is then of the chunks finished)."""
+    reason = supports(rules)
+    if reason is not None:
+        print(f"bones: {reason}; the engine plays these rules instead (the same games, "
+              "slower)", file=sys.stderr)
     with progress_bar(err, disable=args.quiet or not err.is_terminal) as progress:
-        task = progress.add_task(f"{unit} (fast path)", total=total)
+        path = "fast path" if reason is None else "engine path"
+        task = progress.add_task(f"{unit} ({path})", total=total)
         series = fast_series(rules, seed, unit, total, args.jobs,
                              lambda n: progress.advance(task, n))
     return summary_of(series, seed, unit), series.interrupted
@@ -171,7 +179,7 @@ def tables(summary: Summary) -> list[Table]:
     by_side.add_column(f"{summary.unit} won", justify="right")
     by_side.add_column("win rate [95% CI]", justify="right")
     by_side.add_column("points/hand", justify="right")
-    chips = rules.ante > 0
+    chips = has_pool(rules)
     if chips and not rules.partnerships:
         by_side.add_column("chips/game", justify="right")
     for side in summary.sides:

@@ -228,9 +228,9 @@ def _settle(game: Game) -> Game:
     scores = _add(game.scores, result.points)
     pool = game.pool
     paid: tuple[int, ...] = (0,) * rules.players
-    if rules.ante > 0 and rules.pool == "hand":
+    if pools.paid_each_hand(rules):
         paid, pool = pools.settle_hand(rules, pool, result.winner, result.tied)
-    elif rules.ante > 0 and result.winner is not None and scores[result.winner] >= \
+    elif pools.has_pool(rules) and result.winner is not None and scores[result.winner] >= \
             rules.target_points:
         paid, pool = pools.share(rules, pool, (result.winner,))
     ledger_row = _add(game.ledger[-1], paid)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bones.engine.moves import Arm
+from bones.engine.rules import Rules
 from bones.engine.tiles import Tile
 
 #: One tile on an arm, oriented from the centre out: (touching half, open half).
@@ -106,3 +107,19 @@ class Layout:
             spinner_at=spinner_at,
             spinner_waiting=waiting,
         )
+
+
+def has_spinner(rules: Rules) -> bool:
+    """Whether the first double laid becomes the spinner (``spinner: "first-double"``).
+
+    Search positions and listings that track the layout without a ``Layout`` ask this, so a
+    new ``spinner`` value changes one place, not every copy of the string comparison."""
+    return rules.spinner == "first-double"
+
+
+def empty_layout(rules: Rules) -> Layout:
+    """The layout a hand of these rules starts from: nothing laid, the spinner rule set.
+
+    Everything that replays a hand (the referee, a seat's beliefs, a bot-protocol request)
+    starts here, so they all lay tiles by the same rule."""
+    return Layout(uses_spinner=has_spinner(rules))

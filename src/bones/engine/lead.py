@@ -95,9 +95,16 @@ _LEADS: dict[str, Callable[[Rules, Sequence[Sequence[Tile]]], Lead | None]] = {
 }
 
 
+def opening_named(rules: Rules) -> bool:
+    """Whether the rules name the tile that opens every hand (``opening`` other than
+    ``"any"``), so that laying it shows no choice of the leader's: what a bot reading the
+    others' plays must leave out."""
+    return rules.opening in _OPENINGS
+
+
 def decide(rules: Rules, deal: Sequence[Sequence[Tile]], previous: Previous | None) -> Lead | None:
     """The lead of a hand dealt ``deal``; ``previous`` is ``None`` for a game's first hand."""
-    if rules.opening in _OPENINGS:
+    if opening_named(rules):
         return _OPENINGS[rules.opening](rules, deal)
     if previous is None or rules.next_lead == "same":
         return _LEADS[rules.lead](rules, deal)

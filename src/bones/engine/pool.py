@@ -7,10 +7,22 @@ from collections.abc import Sequence
 from bones.engine.rules import Rules
 
 
+def has_pool(rules: Rules) -> bool:
+    """Whether the game is played for a pool (``ante`` above 0): only then do chips change
+    hands, and only then do screens and reports show them."""
+    return rules.ante > 0
+
+
+def paid_each_hand(rules: Rules) -> bool:
+    """Whether the pool goes to each hand's winner (``pool: "hand"``), rather than once, to
+    the game's winner (``pool: "game"``). False without a pool."""
+    return has_pool(rules) and rules.pool == "hand"
+
+
 def antes(rules: Rules, hand_index: int) -> tuple[int, ...]:
     """Chips each seat puts in before hand ``hand_index`` (from 0): every hand with
     ``pool: "hand"``, only before the first with ``pool: "game"``."""
-    if rules.ante == 0 or (rules.pool == "game" and hand_index > 0):
+    if not has_pool(rules) or (not paid_each_hand(rules) and hand_index > 0):
         return (0,) * rules.players
     return (-rules.ante,) * rules.players
 

@@ -10,6 +10,10 @@ the same seed gives the same game on every path. Two paths play it:
 
 Every function takes ``backend="c"`` or ``"python"`` to choose a path explicitly.
 
+Not every rule set the engine plays can be played here: ``supports`` names the option and
+value a path cannot play, and callers then play those rules on the engine
+(``bones.fast.reference``, the same procedure, so the same games for the same seed).
+
 >>> import random
 >>> from bones.engine.rules import PRESETS
 >>> totals = play_games(PRESETS["block"], random.Random(1), 10)
@@ -22,7 +26,8 @@ from __future__ import annotations
 import random
 
 from bones.engine.rules import Rules
-from bones.fast.paths import Backend, default_backend, extension_built, run
+from bones.fast import pure
+from bones.fast.paths import Backend, c_supports, default_backend, extension_built, run
 from bones.fast.results import GameTrace, HandTrace, Totals, decode_hand
 
 __all__ = [
@@ -34,8 +39,26 @@ __all__ = [
     "extension_built",
     "play_games",
     "play_hands",
+    "supports",
     "trace_game",
 ]
+
+
+def supports(rules: Rules, backend: Backend | None = None) -> str | None:
+    """Why the playouts cannot play ``rules``, in one line naming the option and its value,
+    or ``None`` when they can. Without ``backend``: on whichever path a call would take
+    (the default path hands rules beyond the C path's limits to the pure one), so ``None``
+    means ``play_games`` and the others will play them; with ``"c"`` or ``"python"``, on
+    that path. Where it says why not, ``play_games`` and the others raise ``ValueError``
+    with the same reason.
+
+    >>> from bones.engine.rules import PRESETS
+    >>> supports(PRESETS["pool"]) is None
+    True
+    """
+    if backend == "c":
+        return c_supports(rules)
+    return pure.supports(rules)
 
 
 def play_games(rules: Rules, rng: random.Random, games: int, *,

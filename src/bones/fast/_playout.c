@@ -35,7 +35,9 @@ enum { NO_DOUBLE_REDEAL = 0, NO_DOUBLE_HEAVIEST = 1 };
 enum { NEXT_LEFT = 0, NEXT_WINNER = 1, NEXT_SAME = 2 };
 enum { SCORE_OTHERS_MINUS_OWN = 0, SCORE_OTHERS = 1 };
 enum { POOL_TIE_SPLIT = 0, POOL_TIE_CARRY = 1 };
-enum { END_OUT = 0, END_BLOCKED = 1 };
+/* How a hand ended, in a raw trace: bones.engine.scoring's OUT and BLOCKED (the module exports
+ * these as OUT and BLOCKED, and bones.fast.paths uses it only when they agree). */
+enum { END_OUT = 1, END_BLOCKED = 2 };
 enum { MOVE_FIRST = 4, MOVE_DRAW = 5, MOVE_PASS = 6 };
 
 /* The scalars at the head of the totals, in results.Totals field order. */
@@ -943,5 +945,13 @@ static struct PyModuleDef playout_module = {
 PyMODINIT_FUNC
 PyInit__playout(void)
 {
-    return PyModule_Create(&playout_module);
+    PyObject *m = PyModule_Create(&playout_module);
+    if (m == NULL)
+        return NULL;
+    if (PyModule_AddIntConstant(m, "OUT", END_OUT) < 0
+        || PyModule_AddIntConstant(m, "BLOCKED", END_BLOCKED) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
 }

@@ -2,6 +2,10 @@
 
 from bones.fast.results import RawHand
 
+#: How a hand ended in a raw trace: the engine's ``OUT`` and ``BLOCKED``.
+OUT: int
+BLOCKED: int
+
 def run(
     params: tuple[int, ...],
     state: tuple[int, ...],

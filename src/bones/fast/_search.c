@@ -62,6 +62,8 @@
 #endif
 
 enum { DRAW = -1, PASS = -2 };
+/* How a hand stands (Position.status): bones.engine.scoring's PLAYING, OUT and BLOCKED (the
+ * module exports these, and bones.fast.search uses it only when they agree). */
 enum { PLAYING = 0, OUT = 1, BLOCKED = 2 };
 enum { SCORE_OTHERS_MINUS_OWN = 0, SCORE_OTHERS = 1 };
 enum { ABORT_NONE = 0, ABORT_NODES = 1, ABORT_STUCK = 2, ABORT_MEMORY = 3 };
@@ -1588,7 +1590,10 @@ PyInit__search(void)
     if (m == NULL)
         return NULL;
     if (PyModule_AddObjectRef(m, "Spec", (PyObject *)&SpecType) < 0
-        || PyModule_AddObjectRef(m, "Sights", (PyObject *)&SightsType) < 0) {
+        || PyModule_AddObjectRef(m, "Sights", (PyObject *)&SightsType) < 0
+        || PyModule_AddIntConstant(m, "PLAYING", PLAYING) < 0
+        || PyModule_AddIntConstant(m, "OUT", OUT) < 0
+        || PyModule_AddIntConstant(m, "BLOCKED", BLOCKED) < 0) {
         Py_DECREF(m);
         return NULL;
     }

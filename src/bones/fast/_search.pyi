@@ -2,6 +2,11 @@
 
 from collections.abc import Sequence
 
+#: ``Position.status``: the engine's ``PLAYING``, ``OUT`` and ``BLOCKED``.
+PLAYING: int
+OUT: int
+BLOCKED: int
+
 class Spec:
     def __new__(
         cls,

@@ -18,14 +18,7 @@ from typing import Literal
 
 from bones.engine.rules import Rules
 from bones.fast import pure
-from bones.fast.params import (
-    C_MAX_ANTE,
-    C_MAX_RESERVE,
-    C_MAX_TARGET,
-    Params,
-    c_can_play,
-    params,
-)
+from bones.fast.params import Params, agrees, c_limits, params
 from bones.fast.results import RawHand
 
 Backend = Literal["c", "python"]
@@ -41,10 +34,12 @@ CRun = Callable[[Params, tuple[int, ...], int, bool, bool],
 
 def _load_extension() -> CRun | None:
     try:
-        from bones.fast._playout import run as c_run
+        from bones.fast import _playout
     except ImportError:  # installed where no C compiler worked
         return None
-    return c_run
+    if not agrees(_playout, "OUT", "BLOCKED"):  # built from older sources: rebuild it
+        return None
+    return _playout.run
 
 
 _c_run = _load_extension()
@@ -53,6 +48,13 @@ _c_run = _load_extension()
 def extension_built() -> bool:
     """Whether the C extension was compiled and imports."""
     return _c_run is not None
+
+
+def c_supports(rules: Rules) -> str | None:
+    """Why the C playouts cannot play ``rules`` (one line naming the option and its value),
+    or ``None`` when they can: what the pure path cannot play, and the C path's own limits
+    on ``target``, ``ante`` and ``reserve`` (where, by default, the pure path plays)."""
+    return pure.supports(rules) or c_limits(params(rules))
 
 
 def default_backend() -> Backend:
@@ -85,14 +87,13 @@ def run(rules: Rules, rng: random.Random, count: int, unit: Literal["games", "ha
     the flat totals and, with ``trace``, the raw hands."""
     if not isinstance(count, int) or isinstance(count, bool) or count < 0:
         raise ValueError(f"{unit} must be a whole number of at least 0, not {count!r}")
-    p = params(rules)
+    p = params(rules)  # ValueError naming the option if no path plays these rules
     by_hands = unit == "hands"
     chosen = _resolve(rng, backend)
-    if chosen == "c" and not c_can_play(p):
+    limit = c_limits(p) if chosen == "c" else None
+    if limit is not None:
         if backend == "c":
-            raise ValueError(f"the C path takes a target of at most {C_MAX_TARGET}, an ante "
-                             f"of at most {C_MAX_ANTE} and a reserve of at most "
-                             f"{C_MAX_RESERVE}; use backend='python'")
+            raise ValueError(f"{limit}; use backend='python'")
         chosen = "python"  # the same game, with integers that have no bound
     if chosen == "python":
         return pure.run(p, rng, count, by_hands, trace)

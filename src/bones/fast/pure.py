@@ -17,19 +17,20 @@ from dataclasses import dataclass
 from functools import cache
 from typing import NamedTuple
 
+from bones.engine.rules import Rules
+from bones.engine.scoring import BLOCKED, OUT
 from bones.engine.tiles import full_set, weight
 from bones.fast.params import (
-    BLOCKED,
     DRAW,
     FIRST,
     LEAD,
     NEXT_LEAD,
     NO_DOUBLE,
     OPENING,
-    OUT,
     PASS,
     SCORE,
     Params,
+    unsupported,
 )
 from bones.fast.results import RawHand
 
@@ -38,6 +39,15 @@ _OPEN_ANY, _OPEN_TOP_DOUBLE = OPENING["any"], OPENING["top-double"]
 _NO_DOUBLE_REDEAL = NO_DOUBLE["redeal"]
 _NEXT_WINNER, _NEXT_SAME = NEXT_LEAD["winner"], NEXT_LEAD["same"]
 _SCORE_OTHERS = SCORE["others"]
+
+
+def supports(rules: Rules) -> str | None:
+    """Why this path cannot play ``rules`` (one line naming the option and its value), or
+    ``None`` when it can: it plays what ``params`` holds, so what ``params.unsupported``
+    names. Callers check this and play such rules on the engine (``bones.fast.reference``,
+    the same procedure) rather than meet an error."""
+    return unsupported(rules)
+
 
 #: Scalars at the head of the flat totals, in ``Totals`` field order.
 _HANDS, _GAMES, _OUT, _BLOCKED, _TIED, _PLAYS, _DRAWS, _PASSES, _GAME_HANDS, _LONGEST, \

@@ -10,17 +10,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
-from typing import Literal
 
 from bones.engine.game import HandResult
 from bones.engine.moves import ARMS, Draw, Move, Pass, Play
 from bones.engine.rules import Rules
+from bones.engine.scoring import END_CODES, ENDS
+from bones.engine.state import HandState
 from bones.engine.tiles import Tile, full_set
-from bones.fast.params import BLOCKED, DRAW, FIRST, OUT, PASS
+from bones.fast.params import DRAW, FIRST, PASS
 
 #: One hand as a path reports it: the shuffled set (the deal, then the boneyard), the
-#: leader, the move codes, the end, the winning side (-1: none), the seats' counts, the
-#: sides' points and the seats' chips for the hand.
+#: leader, the move codes, the end (the engine's ``OUT`` or ``BLOCKED``), the winning side
+#: (-1: none), the seats' counts, the sides' points and the seats' chips for the hand.
 RawHand = tuple[
     tuple[int, ...], int, tuple[int, ...], int, int,
     tuple[int, ...], tuple[int, ...], tuple[int, ...],
@@ -129,9 +130,6 @@ class GameTrace:
     totals: Totals
 
 
-_ENDS: dict[int, Literal["out", "blocked"]] = {OUT: "out", BLOCKED: "blocked"}
-
-
 def decode_move(code: int, tiles: Sequence[Tile]) -> Move:
     """The engine move for a raw move code (see ``params``)."""
     seat, t, kind = code >> 16, tiles[(code >> 3) & 0x1FFF], code & 7
@@ -153,7 +151,35 @@ def decode_hand(rules: Rules, raw: RawHand) -> HandTrace:
     size = rules.dealt
     shuffled = tuple(tiles[i] for i in order)
     deal = tuple(shuffled[s * size:(s + 1) * size] for s in range(rules.players))
-    result = HandResult(_ENDS[end], None if winner < 0 else winner, tuple(counts),
+    result = HandResult(ENDS[end], None if winner < 0 else winner, tuple(counts),
                         tuple(points), tuple(chips))
     return HandTrace(deal, shuffled[size * rules.players:], leader,
                      tuple(decode_move(code, tiles) for code in codes), result)
+
+
+def encode_move(move: Move, index: dict[Tile, int]) -> int:
+    """The raw move code of an engine move (``index``: each tile's index in ``full_set``);
+    ``decode_move`` undoes it."""
+    if isinstance(move, Play):
+        kind = FIRST if move.end is None else ARMS.index(move.end)
+        return move.seat << 16 | index[move.tile] << 3 | kind
+    if isinstance(move, Draw):
+        assert move.tile is not None  # the referee's record names every drawn tile
+        return move.seat << 16 | index[move.tile] << 3 | DRAW
+    return move.seat << 16 | PASS
+
+
+def encode_hand(rules: Rules, state: HandState, result: HandResult) -> RawHand:
+    """The raw hand a path would report for a finished engine hand: what lets a hand played
+    on the engine (for rules no fast path plays, ``bones.fast.supports``) be counted with
+    the same code as a fast path's. ``decode_hand`` gives the hand back."""
+    tiles = full_set(rules.set)
+    index = {t: i for i, t in enumerate(tiles)}
+    drawn = tuple(m.tile for m in state.moves if isinstance(m, Draw) and m.tile is not None)
+    order = tuple(index[t] for hand in state.deal for t in hand) + \
+        tuple(index[t] for t in drawn + state.boneyard)
+    codes = tuple(encode_move(m, index) for m in state.moves)
+    assert result.end != "unfinished", "only a finished hand has a raw form"
+    return (order, state.leader, codes, END_CODES[result.end],
+            -1 if result.winner is None else result.winner, result.counts, result.points,
+            result.pool)

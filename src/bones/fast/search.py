@@ -27,20 +27,34 @@ break ties between equally heavy plays with the extension's own generator, seede
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from bones.engine.rules import Rules
-from bones.fast.params import SCORE
+from bones.engine.layout import has_spinner
+from bones.engine.rules import OPTION_NAMES, Rules
+from bones.engine.scoring import BLOCKED, OUT, PLAYING, scores_plays
+from bones.engine.state import calls_block, reserve_of
+from bones.fast.params import SCORE, SPINNER, agrees
 
 try:
     from bones.fast import _search
 except ImportError:  # installed where no C compiler worked
     _search = None  # type: ignore[assignment]
+if _search is not None and not agrees(_search, "PLAYING", "OUT", "BLOCKED"):
+    _search = None  # type: ignore[assignment]  # built from older sources: rebuild it
 
-#: Hand outcomes, as ``Position.status``.
-PLAYING, OUT, BLOCKED = 0, 1, 2
+# PLAYING, OUT and BLOCKED (``Position.status``) are the engine's numbering, which
+# ``_search`` shares; they are imported above for this module's callers.
+__all__ = ["BLOCKED", "MISSING", "OUT", "PLAYING", "SearchSpec", "available", "evaluate",
+           "evaluate_sights", "sights", "supports"]
+
+#: The options the search reads, and those that cannot change a hand once it is dealt (who
+#: leads and sets what is in the position given; the pool is not in a hand's value).
+_KNOWN = frozenset({"set", "players", "partnerships", "draw", "reserve", "call_block",
+                    "spinner", "score", "target", "hand_size", "lead", "opening", "no_double",
+                    "next_lead", "ante", "pool", "pool_tie"})
 
 MISSING = ("the C search extension (bones.fast._search) is not built; reinstall with a C "
            "compiler, or search with bones.ai.judge.Judge")
@@ -49,6 +63,30 @@ MISSING = ("the C search extension (bones.fast._search) is not built; reinstall 
 def available() -> bool:
     """Whether the C extension was compiled and imports."""
     return _search is not None
+
+
+def supports(rules: Rules) -> str | None:
+    """Why the C search cannot value hands of ``rules`` (one line naming the option and its
+    value), or ``None`` when it can. A caller (the expert) searches such rules with its
+    Python judge instead; ``SearchSpec.for_rules`` refuses them with this reason.
+
+    >>> from bones.engine.rules import PRESETS
+    >>> supports(PRESETS["pagat-draw"]) is None
+    True
+    """
+    for name, codes in (("score", SCORE), ("spinner", SPINNER)):
+        value = getattr(rules, name)
+        if value not in codes:
+            known = ", ".join(f'"{v}"' for v in codes)
+            return f"the C search does not play {name} {value!r} (only {known})"
+    for f in dataclasses.fields(Rules):
+        if f.name in OPTION_NAMES and f.name not in _KNOWN and getattr(rules, f.name) != f.default:
+            return (f"the C search does not read option {f.name}, so it plays only its "
+                    f"default {f.default!r}, not {getattr(rules, f.name)!r}")
+    if scores_plays(rules):
+        return (f"the C search values only the end of a hand, and score {rules.score!r} "
+                "scores plays too")
+    return None
 
 
 @dataclass(frozen=True)
@@ -120,17 +158,22 @@ class SearchSpec:
         Only how far each side is from the target matters, and no hand scores more than the
         set's pips, so a side further off than that is passed as just out of reach: the
         same decisions, with sums that fit the search's 64-bit integers whatever whole
-        numbers the scores and target are (a bot-protocol request may carry any)."""
+        numbers the scores and target are (a bot-protocol request may carry any).
+        ``ValueError`` with ``supports``'s reason for rules the search cannot value."""
+        reason = supports(rules)
+        if reason is not None:
+            raise ValueError(reason)
+        kept = reserve_of(rules)
         reach = rules.set * (rules.set + 1) * (rules.set + 2) // 2 + 1
         needs = [max(-reach, min(reach, rules.target_points - score)) for score in scores]
         return cls(
             top=rules.set,
             sides=tuple(rules.side_of(s) for s in range(rules.players)),
             side=rules.side_of(seat),
-            draw=rules.draw,
-            reserve=rules.reserve,
-            call_block=rules.call_block,
-            first_double=rules.spinner == "first-double",
+            draw=kept is not None,
+            reserve=kept or 0,
+            call_block=calls_block(rules),
+            first_double=has_spinner(rules),
             score=rules.score,
             scores=tuple(reach - need for need in needs),
             target=reach,

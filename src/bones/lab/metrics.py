@@ -21,8 +21,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from typing import Any
 
+from bones.engine.pool import has_pool
 from bones.engine.rules import Rules
-from bones.fast.params import BLOCKED
+from bones.engine.scoring import BLOCKED
 from bones.fast.results import RawHand, Totals
 from bones.sim.stats import Z95, wilson
 
@@ -189,7 +190,7 @@ class Metrics:
         would look like a disadvantage to lead."""
         lead = proportion(c.leader_wins, c.decided)
         chips = None
-        if rules.ante > 0:
+        if has_pool(rules):
             chips = tuple(mean(total, sq, c.games)
                           for total, sq in zip(c.seat_chips, c.seat_chips_sq, strict=True))
         return cls(

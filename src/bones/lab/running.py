@@ -5,7 +5,9 @@ chunk ``c`` of grid point ``i`` is played from ``random.Random("S:i:c")`` for se
 A chunk's hands therefore depend only on the seed, the grid point and the chunk, never on
 which process played it or when, and integer sums merge the same in any order: ``--jobs``
 cannot change a result. A chunk is a run of ``play_hands``: games one after another, the
-last cut short, so a few hands per chunk come from a game that never finishes.
+last cut short, so a few hands per chunk come from a game that never finishes. Rules no fast
+path plays (``bones.fast.supports`` says why) are played by the same procedure on the
+engine (``bones.fast.reference``): the same hands, only slower.
 """
 
 from __future__ import annotations
@@ -17,8 +19,10 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from bones.engine.rules import Rules
+from bones.fast import supports
 from bones.fast.paths import run
-from bones.fast.results import Totals
+from bones.fast.reference import random_hands, tally
+from bones.fast.results import RawHand, Totals, encode_hand
 from bones.lab.grid import GridPoint
 from bones.lab.metrics import Counts, Metrics, check, count_hands
 from bones.sim.parallel import Workers, stop
@@ -71,10 +75,18 @@ def chunk_sizes(hands: int, chunk: int = CHUNK) -> Iterator[int]:
 def play_chunk(job: Chunk) -> Counts:
     """Play one chunk with traces (the lab needs each hand's leader and winner) and count it,
     checked against the playout's own totals."""
-    flat, raws = run(job.rules, chunk_rng(job.seed, job.point, job.chunk), job.hands, "hands",
-                     True, None)
-    counts = count_hands(job.rules, raws)
-    check(counts, Totals.from_flat(job.rules, flat))
+    rules, rng = job.rules, chunk_rng(job.seed, job.point, job.chunk)
+    raws: list[RawHand]
+    if supports(rules) is None:
+        flat, raws = run(rules, rng, job.hands, "hands", True, None)
+        totals = Totals.from_flat(rules, flat)
+    else:  # the same procedure on the engine
+        games = random_hands(rules, rng, job.hands)
+        raws = [encode_hand(rules, state, result) for game in games
+                for state, result in zip(game.hands, game.results, strict=True)]
+        totals = tally(rules, games)
+    counts = count_hands(rules, raws)
+    check(counts, totals)
     return counts
 
 

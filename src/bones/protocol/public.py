@@ -18,10 +18,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bones.engine.errors import BonesError
-from bones.engine.layout import Layout
+from bones.engine.layout import Layout, empty_layout
 from bones.engine.moves import Draw, Move, Play
 from bones.engine.rules import Rules
-from bones.engine.state import arm_for
+from bones.engine.state import arm_for, reserve_of, would_draw
 from bones.engine.tiles import Tile
 
 
@@ -40,7 +40,7 @@ def replay_public(rules: Rules, seat: int, hand: Sequence[Tile], leader: int,
                   moves: Sequence[Move]) -> Public:
     """Replay ``moves`` (seats already known to exist) from the deal, checking each; then
     check that it is ``seat``'s turn and that ``hand`` is what its moves leave it."""
-    layout = Layout(uses_spinner=rules.spinner == "first-double")
+    layout = empty_layout(rules)
     held = [rules.dealt] * rules.players
     left = rules.undealt
     to_move = leader
@@ -73,9 +73,9 @@ def replay_public(rules: Rules, seat: int, hand: Sequence[Tile], leader: int,
                 held[move.seat] += 1
                 left -= 1
             else:
-                if rules.draw and left > rules.reserve:
+                if would_draw(rules, left):
                     raise BonesError(f"seat {move.seat} may not pass: the boneyard holds "
-                                     f"{left} tiles and the reserve is {rules.reserve}")
+                                     f"{left} tiles and the reserve is {reserve_of(rules)}")
                 to_move = (move.seat + 1) % rules.players
         except BonesError as exc:
             raise BonesError(f"move {number}: {exc}") from None
@@ -116,11 +116,12 @@ def _play(rules: Rules, layout: Layout, move: Play, seat: int, mine: frozenset[T
 def _draw(rules: Rules, layout: Layout, move: Draw, seat: int, left: int,
           drawn: Sequence[Tile]) -> None:
     """``BonesError`` unless ``move`` could have happened (its tile shown only to ``seat``)."""
-    if not rules.draw:
+    kept = reserve_of(rules)
+    if kept is None:
         raise BonesError("this is a Block game (draw: false); nobody draws")
-    if left <= rules.reserve:
+    if not would_draw(rules, left):
         raise BonesError(f"the boneyard holds {left} tiles and the reserve is "
-                         f"{rules.reserve}; nobody may draw")
+                         f"{kept}; nobody may draw")
     t = move.tile
     if move.seat != seat:
         if t is not None:

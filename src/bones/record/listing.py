@@ -10,7 +10,9 @@ from __future__ import annotations
 import textwrap
 
 from bones.engine.game import Game
+from bones.engine.layout import has_spinner
 from bones.engine.moves import Draw, Move, Pass, Play
+from bones.engine.state import drawable, reserve_of
 from bones.engine.tiles import Tile
 from bones.record.summary import distinct
 from bones.record.writer import undealt
@@ -32,7 +34,7 @@ def listing(game: Game, players: tuple[str, ...]) -> str:
             lines += _wrapped(f"{_says(names[seat], 'holds')} ", tiles)
         lines += _boneyard(game, undealt(hand))
         width = len(str(len(hand.moves)))
-        spinner = game.rules.spinner == "first-double"
+        spinner = has_spinner(game.rules)
         for index, move in enumerate(hand.moves, start=1):
             said = _said(move, names)
             if spinner and isinstance(move, Play) and move.tile.is_double:
@@ -53,11 +55,11 @@ def _boneyard(game: Game, boneyard: tuple[Tile, ...]) -> list[str]:
     never is; else all of them, never drawn."""
     if not boneyard:
         return []
-    if not game.rules.draw:
+    if reserve_of(game.rules) is None:
         return _wrapped("boneyard, never drawn here: ", boneyard)
-    reserve = game.rules.reserve
-    drawable, kept = boneyard[:len(boneyard) - reserve], boneyard[len(boneyard) - reserve:]
-    lines = _wrapped("boneyard, drawn in this order: ", drawable) if drawable else []
+    split = drawable(game.rules, len(boneyard))
+    drawn, kept = boneyard[:split], boneyard[split:]
+    lines = _wrapped("boneyard, drawn in this order: ", drawn) if drawn else []
     return lines + (_wrapped("reserve, never drawn: ", kept) if kept else [])
 
 

@@ -3,7 +3,9 @@
 When every seat is the ``random`` bot, the referee's work is exactly the fast path's random
 playout, so ``bones simulate`` plays it there: hundreds of times faster, same statistics.
 Work is cut into chunks, chunk ``c`` played from ``random.Random("S:fast:c")``, so results
-depend on the seed and the count, never on ``--jobs``.
+depend on the seed and the count, never on ``--jobs``. Rules no fast path plays
+(``bones.fast.supports`` says why) are played by the same procedure on the engine
+(``bones.fast.reference``): the same games, only slower.
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from bones.engine.rules import Rules
-from bones.fast import Totals, play_games, play_hands
+from bones.fast import Totals, play_games, play_hands, supports
+from bones.fast.reference import random_games, random_hands, tally
 from bones.fast.results import zero_totals
 from bones.sim.parallel import Workers
 from bones.sim.stats import SeatStats, SideStats, Summary, Unit
@@ -36,6 +39,9 @@ class FastChunk:
 def play_chunk(chunk: FastChunk) -> Totals:
     """One chunk's totals (top level, so worker processes can run it)."""
     rng = random.Random(f"{chunk.seed}:fast:{chunk.index}")
+    if supports(chunk.rules) is not None:  # the same procedure on the engine
+        on_engine = random_hands if chunk.unit == "hands" else random_games
+        return tally(chunk.rules, on_engine(chunk.rules, rng, chunk.count))
     play = play_hands if chunk.unit == "hands" else play_games
     return play(chunk.rules, rng, chunk.count)
 

@@ -15,7 +15,10 @@ from rich.text import Text
 
 from bones.engine.game import Game
 from bones.engine.layout import Layout
+from bones.engine.pool import has_pool, paid_each_hand
 from bones.engine.rules import Rules
+from bones.engine.scoring import lowest_sides, score_terms, side_counts
+from bones.engine.state import called_block, reserve_of
 from bones.engine.view import SeatView
 from bones.table.seats import Seating
 from bones.tui.faces import (
@@ -97,10 +100,11 @@ def scores_lines(rules: Rules, seating: Seating, scores: Sequence[int], width: i
 
 
 def _boneyard(rules: Rules, left: int) -> str:
-    if not rules.draw:
+    kept = reserve_of(rules)
+    if kept is None:
         return f"boneyard {left} (Block: not drawn)"
-    if rules.reserve:
-        return f"boneyard {left} ({rules.reserve} never drawn)"
+    if kept:
+        return f"boneyard {left} ({kept} never drawn)"
     return f"boneyard {left}"
 
 
@@ -111,21 +115,19 @@ def tiles_lines(view: SeatView, seating: Seating, width: int) -> list[Text]:
     for seat, held in enumerate(view.held):
         if seat == view.seat:
             continue
-        partner = rules.partnerships and rules.side_of(seat) == rules.side_of(view.seat)
+        partner = rules.side_of(seat) == rules.side_of(view.seat)  # not itself: its partner
         items.append(Text(f"{seating.names[seat]}{' (partner)' if partner else ''} {held}"))
     items.append(Text(_boneyard(rules, view.boneyard_left), QUIET))
     return flow(items, width, indent=8, first=Text("Tiles:  ", "bold"))
 
 
-_POOL_WHEN = {"hand": "", "game": " (for the game's winner)"}
-
-
 def pool_lines(rules: Rules, seating: Seating, pool: int, chips: Sequence[int],
                width: int) -> list[Text]:
     """The chips in the pool and each seat's chips won minus paid so far (only with an ante)."""
-    if rules.ante == 0:
+    if not has_pool(rules):
         return []
-    items = [Text(f"{pool} in the pool{_POOL_WHEN[rules.pool]};")]
+    when = "" if paid_each_hand(rules) else " (for the game's winner)"
+    items = [Text(f"{pool} in the pool{when};")]
     items += [Text(f"{seating.names[s]} {c:+d}") for s, c in enumerate(chips)]
     return flow(items, width, indent=8, first=Text("Chips:  ", "bold"))
 
@@ -226,27 +228,24 @@ def _hand_title(game: Game, seating: Seating, you: int | None) -> str:
         seat = state.moves[-1].seat
         who = "You" if seat == you else seating.names[seat]
         return f"Hand {number} is over: {_verb(who, 'is', 'are')} out. Domino!"
-    if state.rules.call_block and state.layout.is_dead(state.rules.set):
+    if called_block(state):
         return f"Hand {number} is blocked: every tile that fits is on the layout."
     return f"Hand {number} is blocked: nobody can play."
 
 
 def _result_line(game: Game, seating: Seating) -> str:
     rules, result = game.rules, game.results[-1]
-    sides = [sum(result.counts[s] for s in rules.seats_of(side)) for side in range(rules.sides)]
+    sides = side_counts(rules, result.counts)
     if result.winner is None:
-        low = min(sides)
-        tied = " and ".join(seating.side_name(rules, s) for s, c in enumerate(sides) if c == low)
-        return f"Tied for the lowest count ({tied}, {low}): nobody scores."
+        lowest = lowest_sides(sides)
+        tied = " and ".join(seating.side_name(rules, s) for s in lowest)
+        return f"Tied for the lowest count ({tied}, {sides[lowest[0]]}): nobody scores."
     side = seating.side_name(rules, result.winner)
-    terms = [c for s, c in enumerate(sides) if s != result.winner]
-    sums = " + ".join(str(c) for c in terms)
-    if rules.score == "others-minus-own":
-        terms.append(-sides[result.winner])
-        sums += f" - {sides[result.winner]}"
+    added, taken = score_terms(rules, sides, result.winner)
+    sums = " + ".join(str(c) for c in added) + "".join(f" - {c}" for c in taken)
     points = result.points[result.winner]
-    how = f" ({sums})" if len(terms) > 1 else ""
-    if sum(terms) < 0:
+    how = f" ({sums})" if len(added) + len(taken) > 1 else ""
+    if sum(added) < sum(taken):
         how = f" ({sums} is below 0)"
     scores = "score" if _plural(side) else "scores"
     return f"{_verb(side, 'wins', 'win')} the hand and {scores} {points}{how}."
@@ -286,7 +285,7 @@ def _hand_end_rest(game: Game, seating: Seating, width: int) -> list[Text]:
         faces = [Text(tile_face(t)) for t in hand] or [Text("out", QUIET)]
         lines += flow(faces, width, indent=len(first.plain), gap=0, first=first)
     lines += wrapped(Text(_result_line(game, seating), "bold"), width)
-    if rules.ante > 0:
+    if has_pool(rules):
         items = [Text(f"{seating.names[s]} {c:+d}") for s, c in enumerate(result.pool)]
         items.append(Text(f"(pool now {game.pool})", QUIET))
         lines += flow(items, width, indent=8, first=Text("Chips this hand: ", "bold"))
@@ -308,7 +307,7 @@ def game_end_screen(game: Game, seating: Seating, seed: int | None,
                               f"{rules.target_points}).", "bold"), width)
     items = [Text(f"{seating.side_name(rules, s)} {v}") for s, v in enumerate(game.scores)]
     lines += flow(items, width, indent=14, first=Text("Final scores: ", "bold"))
-    if rules.ante > 0:
+    if has_pool(rules):
         chips = [Text(f"{seating.names[s]} {c:+d}") for s, c in enumerate(game.chips)]
         if game.pool:
             chips.append(Text(f"({game.pool} stay in the pool)", QUIET))
