@@ -142,3 +142,26 @@ def test_the_c_limits_are_named_for_the_c_path_only(changes, option):
     assert fast.supports(rules) is None
     reason = fast.supports(rules, "c")
     assert reason is not None and option in reason and str(changes[option]) in reason
+
+
+def test_the_expert_searches_rules_the_c_search_refuses_with_its_python_judge(monkeypatch):
+    """A rule the C search does not support is searched in Python, not refused: the bot's
+    choice is the Python judge's, from the same generator state."""
+    import random
+
+    from bones.ai.expert import ExpertBot
+    from bones.engine.game import deal_hand, new_game
+    from bones.engine.rules import PRESETS
+    from bones.engine.view import observe
+    from bones.fast import search
+
+    if not search.available():
+        pytest.skip("the C search is not built here")
+    game = deal_hand(new_game(PRESETS["draw"]), random.Random(5))
+    view = observe(game, game.hands[-1].to_move)
+    monkeypatch.setattr(search, "supports", lambda rules: 'score "x" is not searched in C')
+    bot = ExpertBot(random.Random(1), think=0.05, backend="c")
+    chosen = bot.choose(view)
+    assert bot._python is not None and bot._python.backend == "python"
+    alone = ExpertBot(random.Random(1), think=0.05, backend="python").choose(view)
+    assert chosen == alone and chosen in view.legal
