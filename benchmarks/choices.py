@@ -70,7 +70,7 @@ def kept(hand: tuple[Tile, ...], play: Play, layout: Layout) -> int:
         numbers = {play.tile.high, play.tile.low}
     else:
         assert play.end is not None
-        covered = layout.end(play.end)
+        covered = layout.shows(play.end)
         assert covered is not None
         numbers = {play.tile.other(covered)}
     return sum(1 for t in hand if t != play.tile and (t.high in numbers or t.low in numbers))

@@ -118,7 +118,7 @@ def read_history(actions: list[Any], to_move: int | None = None) -> Seen:
             moves.append({"seat": action.player, "play": str(t)})
             layout = layout.place(t, None)
         else:
-            arm = "left" if layout.end("left") == int(action.edge) else "right"
+            arm = "left" if layout.shows("left") == int(action.edge) else "right"
             moves.append({"seat": action.player, "play": str(t), "end": arm})
             layout = layout.place(t, arm)
         last = action.player
@@ -149,9 +149,9 @@ def spiel_action(state: Any, reply: Any, request_id: int) -> int | None:
     if layout.is_empty:
         edge = None
     elif end in ("left", "right"):
-        edge = layout.end(end)
+        edge = layout.shows(end)
     elif end is None and len(layout.arms_for(played)) == 1:
-        edge = layout.end(layout.arms_for(played)[0])
+        edge = layout.shows(layout.arms_for(played)[0])
     else:
         return None
     if edge is None and not layout.is_empty:

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bones.ai.dealing import Table, TooDear
+from bones.ai.dealing import DealCount, TooDear
 from bones.engine.tiles import Tile, full_set
 
 TILES = sorted(full_set(6))
@@ -59,7 +59,7 @@ def _problems(draw: st.DrawFn) -> tuple[list[Tile], list[int], list[frozenset[Ti
 def test_the_table_counts_every_allowed_deal(problem):
     tiles, needs, allowed = problem
     every = _every_deal(tiles, needs, allowed)
-    table = Table(tiles, needs, allowed)
+    table = DealCount(tiles, needs, allowed)
     if sum(needs) > len(tiles):
         assert not table.possible
         return
@@ -71,7 +71,7 @@ def test_the_table_counts_every_allowed_deal(problem):
 @given(problem=_problems(), seed=st.integers(0, 1000))
 def test_every_drawn_deal_is_allowed_and_complete(problem, seed):
     tiles, needs, allowed = problem
-    table = Table(tiles, needs, allowed)
+    table = DealCount(tiles, needs, allowed)
     if not table.possible:
         return
     every = _every_deal(tiles, needs, allowed)
@@ -87,7 +87,7 @@ def _assert_uniform(tiles: list[Tile], needs: list[int], allowed: list[frozenset
     """Draw ``per_deal`` times as many deals as there are, and check every deal comes up as
     often as the others by a chi-square test."""
     every = _every_deal(tiles, needs, allowed)
-    table = Table(tiles, needs, allowed)
+    table = DealCount(tiles, needs, allowed)
     assert table.count == len(every)
     rng = random.Random(seed)
     draws = per_deal * len(every)
@@ -115,7 +115,7 @@ def test_every_allowed_deal_is_equally_likely_when_two_seats_lack_numbers():
 def test_the_boneyard_order_is_uniform():
     tiles = TILES[:5]
     allowed = [frozenset(tiles[:3])]
-    table = Table(tiles, [1], allowed)
+    table = DealCount(tiles, [1], allowed)
     rng = random.Random(3)
     firsts = collections.Counter(table.deal(rng)[1][0] for _ in range(6000))
     # seat 0 takes one of the first three; of the four left each is first in the boneyard
@@ -137,8 +137,8 @@ def test_counting_past_its_limit_is_refused_not_cut_short():
     tiles = TILES[:12]
     allowed = [frozenset(tiles[i::3]) | frozenset(tiles[:2]) for i in range(3)]
     with pytest.raises(TooDear):
-        Table(tiles, [2, 2, 2], allowed, limit=1).possible  # noqa: B018
-    assert Table(tiles, [2, 2, 2], allowed).possible
+        DealCount(tiles, [2, 2, 2], allowed, limit=1).possible  # noqa: B018
+    assert DealCount(tiles, [2, 2, 2], allowed).possible
 
 
 def test_a_count_that_would_try_too_many_splits_is_refused():
@@ -146,7 +146,7 @@ def test_a_count_that_would_try_too_many_splits_is_refused():
     tiles = sorted(full_set(12))
     allowed = [frozenset(t for t in tiles if k not in (t.high, t.low)) for k in range(8)]
     with pytest.raises(TooDear):
-        Table(tiles, [10] * 8, allowed, limit=50).possible  # noqa: B018
+        DealCount(tiles, [10] * 8, allowed, limit=50).possible  # noqa: B018
 
 
 def test_deals_too_dear_to_count_are_drawn_seat_after_seat_and_honour_the_voids(
@@ -205,12 +205,12 @@ def test_larger_sets_count_fewer_states_and_double_six_keeps_its_limits(
     assert set_scale(PRESETS["draw"].replace(set=12, players=8, hand_size=9)) == 91 / 28
     limits = []
 
-    class Spy(sampling.Table):
+    class Spy(sampling.DealCount):
         def __init__(self, *args, **kwargs):
             super().__init__(*args, **kwargs)
             limits.append(self.plan.limit)
 
-    monkeypatch.setattr(sampling, "Table", Spy)
+    monkeypatch.setattr(sampling, "DealCount", Spy)
     for rules in (PRESETS["draw"].replace(players=3),
                   PRESETS["draw"].replace(set=12, players=8, hand_size=9)):
         game = deal_hand(new_game(rules), random.Random(3))

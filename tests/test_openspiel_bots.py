@@ -44,7 +44,7 @@ def _their_plays(state) -> set[tuple[Tile, int | None]]:
 
 def _our_plays(view) -> set[tuple[Tile, int | None]]:
     layout = view.layout
-    return {(p.tile, None if layout.is_empty else layout.end(p.end)) for p in view.legal}
+    return {(p.tile, None if layout.is_empty else layout.shows(p.end)) for p in view.legal}
 
 
 @pytest.mark.parametrize("seed", range(40))
@@ -87,7 +87,7 @@ def test_a_reply_becomes_the_matching_openspiel_action_and_bad_ones_none():
         if not view.layout.is_empty:
             for t in view.hand:  # a held tile named against an arm it does not fit
                 for arm in ("left", "right"):
-                    if view.layout.end(arm) not in (t.high, t.low):
+                    if view.layout.shows(arm) not in (t.high, t.low):
                         reply = {"id": 7, "play": str(t), "end": arm}
                         assert openspiel_bots.spiel_action(state, reply, 7) is None
 

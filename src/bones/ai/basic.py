@@ -45,7 +45,7 @@ class BasicBot:
             covered: int | None = None
         else:
             assert play.end is not None
-            covered = view.layout.end(play.end)
+            covered = view.layout.shows(play.end)
             assert covered is not None
             opened = [play.tile.other(covered)]
         for number in opened:

@@ -103,7 +103,7 @@ def infer(view: SeatView) -> Beliefs:
             if before.is_empty:
                 exposed[seat] = None
             elif move.end is not None:
-                exposed[seat] = layout.end(move.end)
+                exposed[seat] = layout.shows(move.end)
         elif isinstance(move, Draw):
             # Nothing in the hand matched the arms; the tile drawn is unknown until the
             # seat's next move says more (another draw or a pass: it did not match either).

@@ -37,7 +37,7 @@ class TooDear(Exception):
     """Counting the deals would visit more states than it was allowed."""
 
 
-class Table:
+class DealCount:
     """Deals of ``tiles``: ``needs[i]`` of them to each seat ``i``, only tiles in
     ``allowed[i]``, and the rest to the boneyard in random draw order. ``deal`` draws one,
     every such deal equally likely; ``possible`` says whether there is any.
@@ -136,7 +136,7 @@ class Sequential:
     """Deals drawn seat after seat, the seat that may hold the fewest tiles first, each a
     random sample of the tiles left that it may hold; the rest is the boneyard, shuffled.
     Not uniform (a later seat gets too many of the tiles an earlier one may not hold), so
-    it is only for where counting the deals (``Table``) would be too dear."""
+    it is only for where counting the deals (``DealCount``) would be too dear."""
 
     #: Attempts before ``deal`` gives up (an early seat may take what a later one needs).
     TRIES = 40

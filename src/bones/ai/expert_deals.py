@@ -16,7 +16,7 @@ import random
 from collections.abc import Sequence
 from typing import Protocol
 
-from bones.ai.judge import Judge, OutOfNodes, Table
+from bones.ai.judge import Judge, Memo, OutOfNodes
 from bones.ai.position import Position, tile_set
 from bones.ai.sampling import state_of
 from bones.engine.moves import Play
@@ -76,7 +76,7 @@ class PythonDeals(PerDeal):
         config = judge.config
         pos = Position.from_state(state_of(self.view, hands, boneyard))
         exact = pos.tiles_left() <= config.exact_tiles
-        table: Table = {}
+        table: Memo = {}
         out = []
         for play in self.legal:
             pos.play(pos.encode(play))

@@ -27,7 +27,7 @@ def explain(view: SeatView, play: Play, names: Sequence[str] = ()) -> str:
     if play.tile.pips >= 9:
         reasons.append(f"sheds {play.tile.pips} pips")
     if play.end is not None and not view.layout.is_empty:
-        covered = view.layout.end(play.end)
+        covered = view.layout.shows(play.end)
         assert covered is not None
         opened = play.tile.other(covered)
         held = sum(1 for t in rest if t.matches(opened))

@@ -24,8 +24,8 @@ from bones.engine.rules import Rules
 from bones.engine.scoring import hand_scorer
 from bones.fast import search
 
-#: A table of solved positions: a position's key to its (value, bound kind).
-Table = dict[tuple[object, ...], tuple[float, int]]
+#: A memo of solved positions (a transposition table): a position's key to its (value, bound kind).
+Memo = dict[tuple[object, ...], tuple[float, int]]
 
 
 class OutOfNodes(Exception):
@@ -125,7 +125,7 @@ class Judge:
         self.steps += depth + 1
         return value
 
-    def solve(self, pos: Position, limit: int, table: Table | None = None) -> float:
+    def solve(self, pos: Position, limit: int, table: Memo | None = None) -> float:
         """The exact value of a position with best play by all (the other sides minimise the
         bot's value), by alpha-beta; ``OutOfNodes`` past ``limit`` nodes, with ``pos`` as
         it was.
@@ -145,7 +145,7 @@ class Judge:
             self.steps += self.nodes
 
     def _search(self, pos: Position, alpha: float, beta: float, limit: int,
-                table: Table) -> float:
+                table: Memo) -> float:
         """Fail-soft alpha-beta with a table of (value, kind): kind 0 exact, 1 a lower
         bound (a cut-off at a maximising node), -1 an upper bound."""
         if pos.status != PLAYING:
@@ -190,7 +190,7 @@ class Judge:
         top = max(scores)
         return [math.exp(score - top) for score in scores]
 
-    def _expected(self, pos: Position, limit: int, table: Table) -> float:
+    def _expected(self, pos: Position, limit: int, table: Memo) -> float:
         """An opponent's turn under the behaviour model: the mean over its plays, weighted
         by exp(beta * pips) with the seat's beta, each searched with a full window (so
         values stay exact)."""

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bones.ai.expert_config import ExpertConfig
-from bones.ai.judge import Judge, OutOfNodes, Table
+from bones.ai.judge import Judge, Memo, OutOfNodes
 from bones.ai.position import Position
 from bones.engine.moves import Play
 from bones.engine.state import HandState, apply_unchecked, new_hand
@@ -98,7 +98,7 @@ def _values(state: HandState, choices: list[Play], judge: Judge,
             node_limit: int) -> dict[Play, float] | None:
     pos = Position.from_state(state)
     values = {}
-    table: Table = {}
+    table: Memo = {}
     for play in choices:
         pos.play(pos.encode(play))
         try:

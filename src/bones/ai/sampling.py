@@ -15,7 +15,7 @@ import random
 from collections.abc import Sequence
 
 from bones.ai.beliefs import Beliefs, Decision, infer
-from bones.ai.dealing import Sequential, Table, TooDear
+from bones.ai.dealing import DealCount, Sequential, TooDear
 from bones.engine.rules import Rules
 from bones.engine.state import HandState
 from bones.engine.tiles import Tile
@@ -64,7 +64,7 @@ class Dealer:
         self._scale = set_scale(view.rules)
         self._work = 0
         self._tables: dict[tuple[bool, tuple[frozenset[Tile], ...]],
-                           tuple[Table | Sequential | None, tuple[int, ...]]] = {}
+                           tuple[DealCount | Sequential | None, tuple[int, ...]]] = {}
 
     def deal(self, rng: random.Random, excluded: Sequence[frozenset[Tile]] = (),
              ) -> tuple[list[tuple[Tile, ...]], list[Tile]]:
@@ -95,7 +95,7 @@ class Dealer:
         return hands, boneyard
 
     def work(self) -> int:
-        """The states of deal counting (``Table.states``) worked out since the last call."""
+        """The states of deal counting (``DealCount.states``) worked out since the last call."""
         done, self._work = self._work, 0
         return done
 
@@ -111,8 +111,8 @@ class Dealer:
         return parts
 
     def _table(self, use_voids: bool, outs: tuple[frozenset[Tile], ...],
-               ) -> tuple[Table | Sequential | None, tuple[int, ...]]:
-        """The deals for one set of constraints: counted (``Table``), or seat after seat
+               ) -> tuple[DealCount | Sequential | None, tuple[int, ...]]:
+        """The deals for one set of constraints: counted (``DealCount``), or seat after seat
         (``Sequential``) when counting the known voids alone would pass ``VOID_STATES`` states;
         ``None`` when no deal meets them or counting the exclusions too would pass
         ``EXCLUDED_STATES``. Each part of a hand (``_parts``) is dealt as a seat of its own;
@@ -132,8 +132,8 @@ class Dealer:
                 owners.append(seat)
         tiles = sorted(unseen)
         limit = EXCLUDED_STATES if any(outs) else VOID_STATES
-        table = Table(tiles, needs, allowed, int(limit / self._scale))
-        found: Table | Sequential | None
+        table = DealCount(tiles, needs, allowed, int(limit / self._scale))
+        found: DealCount | Sequential | None
         try:
             found = table if table.possible else None
         except TooDear:

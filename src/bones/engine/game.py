@@ -121,7 +121,7 @@ def draw_lots(rules: Rules, rng: random.Random) -> int:
 
 
 def check_deal(game: Game, hands: Sequence[Sequence[Tile]], boneyard: Sequence[Tile],
-               leader: int | None) -> leads.Lead:
+               leader: int | None) -> leads.LeadChoice:
     """Check a deal and a leader against the rules; return the lead, with its seat settled."""
     rules = game.rules
     if game.finished:
@@ -159,7 +159,7 @@ def check_deal(game: Game, hands: Sequence[Sequence[Tile]], boneyard: Sequence[T
     if decided.seat is None:
         if leader is None:
             raise DealError("the leader is decided by lots, so the hand must name its leader")
-        return leads.Lead(leader, decided.opening)
+        return leads.LeadChoice(leader, decided.opening)
     if leader is not None and leader != decided.seat:
         raise DealError(f"seat {leader} may not lead: the rules give the lead to seat "
                         f"{decided.seat} ({_lead_reason(rules, game)})")

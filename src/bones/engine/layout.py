@@ -36,7 +36,7 @@ class Layout:
     def is_empty(self) -> bool:
         return self.first is None
 
-    def end(self, arm: Arm) -> int | None:
+    def shows(self, arm: Arm) -> int | None:
         """The number an arm shows, or ``None`` if that arm is not open."""
         for name, number in self.ends:
             if name == arm:
@@ -82,7 +82,7 @@ class Layout:
                 spinner_waiting=frozenset(("left", "right")) if is_spinner else frozenset(),
             )
         assert arm is not None
-        number = self.end(arm)
+        number = self.shows(arm)
         assert number is not None and t.matches(number)
         outer = t.other(number)
         ends = tuple((a, outer if a == arm else n) for a, n in self.ends)

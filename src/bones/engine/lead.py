@@ -1,7 +1,7 @@
 """Who sets the first tile of a hand, and which tile, from ``lead``, ``next_lead``,
 ``opening`` and ``no_double``: one small function per option value.
 
-``decide`` returns a ``Lead`` (a seat, or ``None`` when lots decide and the seat comes from
+``decide`` returns a ``LeadChoice`` (a seat, or ``None`` when lots decide and the seat comes from
 outside), or ``None`` when the rules say to shuffle and deal again.
 """
 
@@ -15,7 +15,7 @@ from bones.engine.tiles import Tile, heaviest, highest_double
 
 
 @dataclass(frozen=True, slots=True)
-class Lead:
+class LeadChoice:
     """The leader (``None``: by lots, given from outside) and the tile they must set, if any."""
 
     seat: int | None
@@ -38,57 +38,57 @@ def holder(deal: Sequence[Sequence[Tile]], t: Tile) -> int | None:
     return None
 
 
-def _heaviest_sets(deal: Sequence[Sequence[Tile]]) -> Lead:
+def _heaviest_sets(deal: Sequence[Sequence[Tile]]) -> LeadChoice:
     t = heaviest(x for hand in deal for x in hand)
-    return Lead(holder(deal, t), t)
+    return LeadChoice(holder(deal, t), t)
 
 
-def _no_double(rules: Rules, deal: Sequence[Sequence[Tile]], forced: bool) -> Lead | None:
+def _no_double(rules: Rules, deal: Sequence[Sequence[Tile]], forced: bool) -> LeadChoice | None:
     """A needed double was not dealt: redeal, or the heaviest tile's holder leads (and sets
     that tile when ``opening`` named a tile; under ``opening: "any"`` any tile may be set)."""
     if rules.no_double == "redeal":
         return None
     lead = _heaviest_sets(deal)
-    return lead if forced else Lead(lead.seat)
+    return lead if forced else LeadChoice(lead.seat)
 
 
-def _opening_highest_double(rules: Rules, deal: Sequence[Sequence[Tile]]) -> Lead | None:
+def _opening_highest_double(rules: Rules, deal: Sequence[Sequence[Tile]]) -> LeadChoice | None:
     t = highest_double(x for hand in deal for x in hand)
     if t is None:
         return _no_double(rules, deal, forced=True)
-    return Lead(holder(deal, t), t)
+    return LeadChoice(holder(deal, t), t)
 
 
-def _opening_top_double(rules: Rules, deal: Sequence[Sequence[Tile]]) -> Lead | None:
+def _opening_top_double(rules: Rules, deal: Sequence[Sequence[Tile]]) -> LeadChoice | None:
     t = Tile(rules.set, rules.set)
     seat = holder(deal, t)
     if seat is None:
         return _no_double(rules, deal, forced=True)
-    return Lead(seat, t)
+    return LeadChoice(seat, t)
 
 
-_OPENINGS: dict[str, Callable[[Rules, Sequence[Sequence[Tile]]], Lead | None]] = {
+_OPENINGS: dict[str, Callable[[Rules, Sequence[Sequence[Tile]]], LeadChoice | None]] = {
     "highest-double": _opening_highest_double,
     "top-double": _opening_top_double,
 }
 
 
-def _lead_lots(rules: Rules, deal: Sequence[Sequence[Tile]]) -> Lead | None:
-    return Lead(None)
+def _lead_lots(rules: Rules, deal: Sequence[Sequence[Tile]]) -> LeadChoice | None:
+    return LeadChoice(None)
 
 
-def _lead_highest_double(rules: Rules, deal: Sequence[Sequence[Tile]]) -> Lead | None:
+def _lead_highest_double(rules: Rules, deal: Sequence[Sequence[Tile]]) -> LeadChoice | None:
     t = highest_double(x for hand in deal for x in hand)
     if t is None:
         return _no_double(rules, deal, forced=False)
-    return Lead(holder(deal, t))
+    return LeadChoice(holder(deal, t))
 
 
-def _lead_heaviest(rules: Rules, deal: Sequence[Sequence[Tile]]) -> Lead | None:
-    return Lead(_heaviest_sets(deal).seat)
+def _lead_heaviest(rules: Rules, deal: Sequence[Sequence[Tile]]) -> LeadChoice | None:
+    return LeadChoice(_heaviest_sets(deal).seat)
 
 
-_LEADS: dict[str, Callable[[Rules, Sequence[Sequence[Tile]]], Lead | None]] = {
+_LEADS: dict[str, Callable[[Rules, Sequence[Sequence[Tile]]], LeadChoice | None]] = {
     "lots": _lead_lots,
     "highest-double": _lead_highest_double,
     "heaviest": _lead_heaviest,
@@ -102,7 +102,8 @@ def opening_named(rules: Rules) -> bool:
     return rules.opening in _OPENINGS
 
 
-def decide(rules: Rules, deal: Sequence[Sequence[Tile]], previous: Previous | None) -> Lead | None:
+def decide(rules: Rules, deal: Sequence[Sequence[Tile]],
+           previous: Previous | None) -> LeadChoice | None:
     """The lead of a hand dealt ``deal``; ``previous`` is ``None`` for a game's first hand."""
     if opening_named(rules):
         return _OPENINGS[rules.opening](rules, deal)
@@ -110,5 +111,5 @@ def decide(rules: Rules, deal: Sequence[Sequence[Tile]], previous: Previous | No
         return _LEADS[rules.lead](rules, deal)
     left = (previous.leader + 1) % rules.players
     if rules.next_lead == "winner" and previous.winner_seat is not None:
-        return Lead(previous.winner_seat)
-    return Lead(left)
+        return LeadChoice(previous.winner_seat)
+    return LeadChoice(left)

@@ -147,7 +147,7 @@ def _first_playable(state: HandState, seat: int) -> str:
         arms = state.layout.arms_for(t)
         if arms:
             arm = arms[0]
-            return f"seat {seat} holds {t}, which matches the {arm} arm ({state.layout.end(arm)})"
+            return f"seat {seat} holds {t}, which matches the {arm} arm ({state.layout.shows(arm)})"
     raise AssertionError("no playable tile")  # pragma: no cover - callers check first
 
 
@@ -210,7 +210,7 @@ def arm_for(layout: Layout, t: Tile, end: Arm | None) -> Arm:
     if end is not None:
         if end not in ARMS:
             raise IllegalMove(f'"{end}" is not an arm (left, right, up, down)')
-        number = layout.end(end)
+        number = layout.shows(end)
         if number is None:
             raise IllegalMove(f"the {end} arm is not open (open: {_arms_text(layout)})")
         if not t.matches(number):
@@ -220,7 +220,7 @@ def arm_for(layout: Layout, t: Tile, end: Arm | None) -> Arm:
     if not arms:
         raise IllegalMove(f"{t} matches no open arm ({_arms_text(layout)})")
     if len(arms) > 1:
-        fits = " and ".join(f"the {a} arm ({layout.end(a)})" for a in arms)
+        fits = " and ".join(f"the {a} arm ({layout.shows(a)})" for a in arms)
         raise IllegalMove(f"{t} fits {fits}; the move must name its end")
     return arms[0]
 
@@ -306,7 +306,3 @@ def _check_blocked(state: HandState) -> HandState:
                 return state
     return _evolve(state, end="blocked")
 
-
-def arm_names(layout: Layout) -> tuple[Arm, ...]:
-    """The open arms, in the fixed order left, right, up, down."""
-    return tuple(arm for arm, _ in layout.ends)

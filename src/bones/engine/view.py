@@ -25,8 +25,9 @@ class SeatView:
     hand: tuple[Tile, ...]
     #: Tiles each seat was dealt this hand.
     dealt: tuple[int, ...]
-    #: Tiles left undealt at the deal (the protocol's ``boneyard``).
-    boneyard: int
+    #: Tiles left undealt at the deal (the protocol's ``boneyard``, a count; the hand
+    #: state's ``boneyard`` is the tiles themselves, which no seat sees).
+    undealt: int
     leader: int
     moves: tuple[Move, ...]
     #: Each side's game total before this hand.
@@ -61,7 +62,7 @@ class PublicView:
 
     rules: Rules
     dealt: tuple[int, ...]
-    boneyard: int
+    undealt: int
     leader: int
     moves: tuple[Move, ...]
     scores: tuple[int, ...]
@@ -76,7 +77,7 @@ class PublicView:
 def spectate(game: Game) -> PublicView:
     """The public view of the game's latest hand (which must have been dealt)."""
     view = _seen(game, None)
-    return PublicView(rules=view.rules, dealt=view.dealt, boneyard=view.boneyard,
+    return PublicView(rules=view.rules, dealt=view.dealt, undealt=view.undealt,
                       leader=view.leader, moves=view.moves, scores=view.scores,
                       held=view.held, boneyard_left=view.boneyard_left, layout=view.layout,
                       to_move=view.to_move, pool=view.pool, chips=view.chips)
@@ -98,7 +99,7 @@ def _seen(game: Game, seat: int | None) -> SeatView:
         seat=-1 if seat is None else seat,
         hand=() if seat is None else state.hands[seat],
         dealt=tuple(len(h) for h in state.deal),
-        boneyard=game.rules.undealt,
+        undealt=game.rules.undealt,
         leader=state.leader,
         moves=tuple(_hide(m, seat) for m in state.moves),
         scores=scores,

@@ -79,7 +79,7 @@ def view_of(request: Mapping[str, Any]) -> SeatView:
         decided = leads.decide(rules, _deal_guess(hand, seat, players), None)
         opening = decided.opening if decided is not None and decided.seat == seat else None
     return SeatView(rules=rules, seat=seat, hand=hand, dealt=tuple(dealt),
-                    boneyard=rules.undealt, leader=leader, moves=public.moves,
+                    undealt=rules.undealt, leader=leader, moves=public.moves,
                     scores=tuple(scores), held=public.held,
                     boneyard_left=public.boneyard_left, layout=public.layout,
                     to_move=public.to_move, opening=opening, pool=0,

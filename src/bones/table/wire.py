@@ -60,7 +60,7 @@ def _table_json(view: SeatView | PublicView) -> dict[str, Any]:
     return {
         "rules": rules_json(view.rules),
         "dealt": list(view.dealt),
-        "boneyard": view.boneyard,
+        "boneyard": view.undealt,
         "boneyard_left": view.boneyard_left,
         "leader": view.leader,
         "moves": [move_json(m) for m in view.moves],

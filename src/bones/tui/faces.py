@@ -128,8 +128,8 @@ def _line(layout: Layout, width: int) -> Text:
     for i, (touching, out) in enumerate(layout.chain("right")):
         spin = _is_spinner(layout, "right", i)
         pieces.append((face(touching, out, spin), SPINNER if spin else ""))
-    head = Text.assemble("  left ", (str(layout.end("left")), OPEN), " < ")
-    tail = Text.assemble(" > ", (str(layout.end("right")), OPEN), " right")
+    head = Text.assemble("  left ", (str(layout.shows("left")), OPEN), " < ")
+    tail = Text.assemble(" > ", (str(layout.shows("right")), OPEN), " right")
     budget = width - len(head.plain) - len(tail.plain)
     return Text.assemble(head, *_fit(pieces, budget), tail)
 
@@ -140,7 +140,7 @@ def _branch(layout: Layout, arm: Arm, width: int) -> Text:
     assert spinner is not None
     pieces = _inward(layout, arm, layout.chain(arm))
     pieces.append((face(spinner.high, spinner.low, True), SPINNER))
-    head = Text.assemble(f"  {arm:<4} ", (str(layout.end(arm)), OPEN), " < ")
+    head = Text.assemble(f"  {arm:<4} ", (str(layout.shows(arm)), OPEN), " < ")
     return Text.assemble(head, *_fit(pieces, width - len(head.plain)))
 
 
@@ -150,7 +150,7 @@ def layout_lines(layout: Layout, width: int) -> list[Text]:
         return [Text("  empty: the leader sets the first tile", QUIET)]
     lines = [_line(layout, width)]
     spinner = layout.spinner
-    if spinner is not None and layout.end("up") is None:
+    if spinner is not None and layout.shows("up") is None:
         note = (f"  spinner {face(spinner.high, spinner.low, True)}: up and down open "
                 "once both its sides have tiles")
         lines.append(Text(note, QUIET))

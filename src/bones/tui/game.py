@@ -326,7 +326,7 @@ class TerminalGame:
         arms = [p.end for p in view.legal if p.tile == command.tile and p.end is not None]
         if end is None and len(arms) > 1:
             layout = view.layout
-            fits = " and ".join(f"the {arm} arm ({layout.end(arm)})" for arm in arms)
+            fits = " and ".join(f"the {arm} arm ({layout.shows(arm)})" for arm in arms)
             self.terminal.say(f"{command.tile} fits {fits}.")
             answer = self.terminal.ask(f"Which arm? [{'/'.join(arms)}] ")
             end = read_arm(answer)
