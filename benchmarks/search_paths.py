@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable
 
 from bones.ai.expert_config import DEFAULT_CONFIG
-from bones.ai.judge import Judge, OutOfNodes, Table
+from bones.ai.judge import Judge, Memo, OutOfNodes
 from bones.ai.position import Position
 from bones.cli.common import positive, seconds
 from bones.engine.game import deal_hand, new_game
@@ -65,7 +65,7 @@ def python_path(rules: Rules, exact: bool) -> Callable[[Deal], int]:
         pos, moves, seat = deal
         judge = Judge(rules, seat, (0,) * rules.sides)
         solving = exact
-        table: Table = {}  # one per deal, as in C
+        table: Memo = {}  # one per deal, as in C
         for move in moves:
             pos.play(move)
             depth = len(pos.stack)

@@ -92,6 +92,9 @@ class Table:
         self.played_for: list[dict[str, object]] = list(played_for)
         self._faults = PlayedFor(self.bots)
         self._told = dict.fromkeys(self.bots, 0)
+        #: The seats whose bots may have moves made for them (outside bots keep a list).
+        self._outside = {seat for seat, b in self.bots.items()
+                         if hasattr(b, "played_for_moves")}
         self._seq = 0
         #: The game at the start of each of the persons' turns this hand, for ``undo``.
         self._turns: list[_Turn] = []
@@ -263,6 +266,8 @@ class Table:
 
     def _maker(self, seat: int) -> tuple[Maker, str | None]:
         """Whether the bot at ``seat`` made its last move, or the table made it for it."""
+        if seat not in self._outside:
+            return "bot", None
         made = played_for_moves(self.bots[seat])
         if len(made) > self._told[seat]:
             self._told[seat] = len(made)
