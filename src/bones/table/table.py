@@ -30,7 +30,6 @@ from bones.engine.view import PublicView, SeatView, observe, spectate
 from bones.table.events import Event, GameEnded, HandDealt, HandEnded, Maker, Moved, Undone
 from bones.table.seats import Seating
 
-
 #: Starts the next hand of a game: the game with that hand dealt (``start_hand``).
 Dealer = Callable[[Game], Game]
 
