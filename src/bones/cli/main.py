@@ -30,18 +30,18 @@ class Parser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     """``bones`` and its sub-commands (each sub-command's parser is a ``Parser`` too)."""
-    from bones.cli import arena, bot, lab, league, play, replay, rules, simulate
+    from bones.cli import arena, bot, lab, league, play, replay, rules, simulate, verify
 
     parser = Parser(
         prog="bones",
         description="Dominoes: Draw, Block and Domino Pool. Play in the terminal, replay and "
-        "check game records, list the rules, simulate and measure bots in duplicate matches "
-        "and leagues, "
+        "check game records, verify fair deals, list the rules, simulate and measure bots in "
+        "duplicate matches and leagues, "
         "study rule sets in the lab, and run a bot for other programs.",
     )
     parser.add_argument("--version", action="version", version=f"bones {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module in (play, replay, rules, simulate, lab, arena, league, bot):
+    for module in (play, replay, verify, rules, simulate, lab, arena, league, bot):
         module.add_parser(sub)
     return parser
 

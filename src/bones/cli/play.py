@@ -17,12 +17,13 @@ from pathlib import Path
 from rich.console import Console
 
 from bones.ai.levels import LEVELS
-from bones.cli.common import Terminated, fresh_seed, nonempty_path, seconds, seed_value
+from bones.cli.common import Terminated, counted, fresh_seed, nonempty_path, seconds, seed_value
 from bones.cli.options import add_rules_arguments, rules_from_args
 from bones.cli.seats import checked_seats, parse_seats
 from bones.engine.game import Game, new_game
 from bones.engine.rules import OPTION_NAMES, Rules
 from bones.record.files import holds_something
+from bones.table.fair import FairDealer, FairError, FairSeeds
 from bones.table.recorder import NotSaved, Recorder
 from bones.table.resume import Resumed, recorded_seats, resume
 from bones.table.seats import DEFAULT_BOT, HUMAN, Seating, seating
@@ -56,12 +57,13 @@ examples:
   bones play --seats human,human,greedy,greedy --partnerships --names Ana,Ben
   bones play --rules pagat-draw --record game.json
   bones play --resume game.json        # go on with a game saved there
+  bones play --fair --record game.json # deals anyone can check: bones verify game.json
   bones play --rules my-rules.json
 
 exit status: 0 when the game ends or you quit (or input ends), 130 after Ctrl-C
 (143 after SIGTERM, which saves to --record without asking), 1 for bad rules, seats
 or names, a record that cannot be (or you chose not to be) written, or one --resume
-cannot take up (a game over, a rule broken), 2 for a flag that is unknown, lacks its
+cannot take up (a game over, a rule broken, a fair game), 2 for a flag that is unknown, lacks its
 value or has one that cannot be (--seed, --think, --record), or that would change a
 resumed game's rules or deals; each refusal is one line saying which."""
 
@@ -85,6 +87,15 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     table.add_argument("--seed", metavar="N", type=seed_value,
                        help="deal from this seed to replay a game (default: a random seed, "
                        "shown when the game ends or is left)")
+    table.add_argument("--fair", action="store_true",
+                       help="deal fair: every shuffle comes from a secret seed whose SHA-256 "
+                       "is shown before the first deal and that is revealed when the game "
+                       "ends or is left, so `bones verify RECORD` can check every deal "
+                       "(docs/fair-deals.md); not with --seed")
+    table.add_argument("--seed-phrase", action="append", metavar="TEXT",
+                       help="with --fair: your own seed, mixed into every deal (repeat it for "
+                       "each person at the keyboard, in seat order); the other seats' are "
+                       "empty")
     table.add_argument("--record", metavar="PATH", type=nonempty_path,
                        help="save the game record (bones-record/1 JSON) here after every "
                        "hand and when the game ends or is left")
@@ -116,7 +127,27 @@ def _against_resume(args: argparse.Namespace) -> str | None:
     for name in OPTION_NAMES:
         if (value := getattr(args, name, None)) is not None:
             return ("--no-" if value is False else "--") + name.replace("_", "-")
+    if args.fair or args.seed_phrase is not None:
+        return "--fair" if args.fair else "--seed-phrase"
     return "--seed" if args.seed is not None else None
+
+
+def _fair_seeds(args: argparse.Namespace, seats: Seating) -> FairSeeds | str | None:
+    """The seeds of a ``--fair`` game (``None`` without it), or why the flags cannot be."""
+    phrases = args.seed_phrase or []
+    if not args.fair:
+        return "--seed-phrase goes with --fair" if phrases else None
+    if args.seed is not None:
+        return "--fair goes against --seed: fair deals come from a fresh secret seed"
+    if len(phrases) > len(seats.humans):
+        people = counted(len(seats.humans), "person") if seats.humans else "nobody"
+        return (f"--seed-phrase is given {len(phrases)} times, but {people} "
+                "sits at this table")
+    given = dict(zip(seats.humans, phrases, strict=False))
+    try:
+        return FairSeeds.new([given.get(seat, "") for seat in range(len(seats.kinds))])
+    except FairError:
+        return "--seed-phrase: that is not text that can be written as UTF-8"
 
 
 def _resumed_seating(args: argparse.Namespace, resumed: Resumed) -> Seating:
@@ -143,6 +174,10 @@ def run(args: argparse.Namespace) -> int:
     else:
         seed = args.seed if args.seed is not None else fresh_seed()
         rules, seats = _rules_and_seats(args)
+    fair = _fair_seeds(args, seats)
+    if isinstance(fair, str):
+        print(f"bones: {fair}", file=sys.stderr)
+        return 2
     path: str | None = args.record if args.record is not None else args.resume
     # realpath, not Path.resolve, which raises on a symlink loop: such a path is written
     # as without --resume (the loop is replaced by the record)
@@ -163,8 +198,14 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         terminal.say("")
         return 130
-    replayable = resumed is None or resumed.seed is not None
-    recorder = Recorder(seats, seed if replayable else None, resumed)
+    # fair deals: Random(seed) deals none of them (it still moves the bots)
+    replayable = (resumed is None or resumed.seed is not None) and fair is None
+    recorder = Recorder(seats, seed if replayable else None, resumed, fair)
+    if fair is not None:
+        terminal.say(f"Fair deals. Commitment (SHA-256 of the secret seed): {fair.commitment}",
+                     wrap=False)
+        terminal.say("The seed is shown when the game ends or is left; bones verify checks "
+                     "every deal of the record against it.")
     if path:  # a path that cannot be written fails before any bot is started
         recorder.save(resumed.game if resumed is not None else new_game(rules), path,
                       final=False)
@@ -173,7 +214,8 @@ def run(args: argparse.Namespace) -> int:
                   if path else None,
                   think=args.think,
                   game=resumed.game if resumed is not None else None,
-                  deals=resumed.deals if resumed is not None else None,
+                  deals=resumed.deals if resumed is not None
+                  else FairDealer(fair) if fair is not None else None,
                   played_for=resumed.played_for if resumed is not None else None,
                   replayable=replayable,
                   undone=resumed.undone if resumed is not None else 0)
@@ -188,14 +230,14 @@ def run(args: argparse.Namespace) -> int:
     except Terminated:  # nobody may be there to answer: no questions, the record kept
         terminal.say("")
         terminal.say("Terminated; leaving the game.")
-        _say_replay(terminal, table.replay_seed)
+        _say_replay(terminal, table.replay_seed, fair)
         if path:
             try:
                 recorder.save(table.game, path)
             except NotSaved as exc:
                 terminal.say(_sentence(exc))
             else:
-                _say_saved(terminal, path, table.game)
+                _say_saved(terminal, path, table.game, recorder.fair is None)
         return 143
     except KeyboardInterrupt:
         terminal.say("")
@@ -203,14 +245,15 @@ def run(args: argparse.Namespace) -> int:
     except EOFError:
         terminal.say("")
         terminal.say("Input ended; leaving the game.")
-        _say_replay(terminal, table.replay_seed)
+        _say_replay(terminal, table.replay_seed, fair)
         if path:
             recorder.save(table.game, path)
-            _say_saved(terminal, path, table.game)
+            _say_saved(terminal, path, table.game, recorder.fair is None)
         return 0
+    _say_replay(terminal, None, fair)
     if path:
         recorder.save(table.game, path)
-        terminal.say(f"Record saved to {path}.")
+        _say_saved(terminal, path, table.game, fair is None)
     return 0
 
 
@@ -220,24 +263,34 @@ def _sentence(exc: Exception) -> str:
     return f"{reason[:1].upper()}{reason[1:]}."
 
 
-def _say_saved(terminal: Terminal, path: str, game: Game) -> None:
-    """Say where the record went, and, for a game left unfinished, how to go on with it."""
+def _say_saved(terminal: Terminal, path: str, game: Game, resumable: bool = True) -> None:
+    """Say where the record went, and, for a game left unfinished, how to go on with it
+    (a fair game cannot go on: its seed is revealed)."""
     terminal.say(f"Record saved to {path}.")
-    if not game.finished:
+    if not resumable:
+        # "./": a path that starts with "-" would otherwise read as a flag
+        shown = f"./{path}" if path.startswith("-") else path
+        terminal.say(f"To check its deals: bones verify {shlex.quote(shown)}", wrap=False)
+    elif not game.finished:
         # "--resume=": a path that starts with "-" would otherwise read as a flag
         terminal.say(f"To go on with it: bones play --resume={shlex.quote(path)}", wrap=False)
 
 
-def _say_replay(terminal: Terminal, seed: int | None) -> None:
-    """Name the seed that deals this game again, if one does."""
+def _say_replay(terminal: Terminal, seed: int | None, fair: FairSeeds | None = None) -> None:
+    """Name the seed that deals this game again, if one does, and reveal a fair game's
+    secret seed."""
     if seed is not None:
         terminal.say(f"Seed {seed}: the same seed and options deal this game again.")
+    if fair is not None:
+        terminal.say(f"Fair deals. The secret seed was: {fair.server_seed.hex()}", wrap=False)
+        terminal.say(f"(its SHA-256 is the commitment shown at the start, {fair.commitment})",
+                     wrap=False)
 
 
 def _leave(table: TerminalGame, recorder: Recorder, path: str | None, status: int) -> int:
     """Leave a game early, saving its record: to ``--record``, or where the player says."""
     terminal = table.terminal
-    _say_replay(terminal, table.replay_seed)
+    _say_replay(terminal, table.replay_seed, recorder.fair)
     if path is not None:
         try:
             recorder.save(table.game, path)
@@ -245,7 +298,7 @@ def _leave(table: TerminalGame, recorder: Recorder, path: str | None, status: in
             terminal.say(_sentence(exc))
             status = 1
         else:
-            _say_saved(terminal, path, table.game)
+            _say_saved(terminal, path, table.game, recorder.fair is None)
             return status
     default = f"bones-{table.seed}.json"
     try:
@@ -260,7 +313,7 @@ def _leave(table: TerminalGame, recorder: Recorder, path: str | None, status: in
             except NotSaved as exc:
                 terminal.say(_sentence(exc))
                 continue
-            _say_saved(terminal, where, table.game)
+            _say_saved(terminal, where, table.game, recorder.fair is None)
             return status
     except (KeyboardInterrupt, EOFError):
         terminal.say("")

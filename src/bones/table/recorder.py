@@ -20,6 +20,7 @@ from bones.record.files import holds_something, probe, reason, rewrite, write_wh
 from bones.record.folder import refuse_used
 from bones.record.model import Record
 from bones.record.writer import dump, record_of
+from bones.table.fair import FIELD, FairSeeds, fair_json
 from bones.table.resume import Resumed
 from bones.table.seats import Seating
 from bones.table.seeds import game_seed
@@ -42,8 +43,11 @@ class Recorder:
     fields (a comment, when it started) and each of its hands'."""
 
     def __init__(self, seats: Seating, seed: int | None, resumed: Resumed | None = None,
-                 ) -> None:
+                 fair: FairSeeds | None = None) -> None:
         self.seats = seats
+        #: The seeds of a game dealt fair: the record carries ``x-fair``, with the server
+        #: seed only in a final record (the game over or left).
+        self.fair = fair
         #: The seed that deals the whole game, if one does (a game resumed without its
         #: seed had its first hands dealt by another).
         self.seed = seed
@@ -74,6 +78,8 @@ class Recorder:
             extra = (*extra, ("x-played-for", list(played_for)))
         if undone:  # practice: plays were taken back and made again
             extra = (*extra, ("x-undo", undone))
+        if self.fair is not None:  # the seed deals every hand to come: shown at the end only
+            extra = (*extra, (FIELD, fair_json(self.fair, revealed=final)))
         if seed_shown(final, self.seed_shown) and self.seed is not None:
             extra = (("seed", self.seed), *extra)
         elif self.old_seed is not None and len(game.hands) <= len(self.hands_kept):

@@ -58,6 +58,12 @@ def resume(path: str) -> Resumed:
     if game.finished:
         raise BonesError(f"--resume {path}: that game is over; there is nothing to resume")
     extra = dict(record.extra)
+    if extra.get("x-fair") is not None:
+        # the seed that deals the hands to come is in the record once the game was left,
+        # and lost with the program that kept it secret before: neither goes on fairly
+        raise BonesError(f"--resume {path}: that game was dealt fair (x-fair), and a fair "
+                         "game cannot go on: its secret seed is revealed or lost; check it "
+                         "with bones verify and start a new one")
     seed = extra.get("seed")
     deals = (deals_after(record, seed)
              if isinstance(seed, int) and not isinstance(seed, bool) and seed >= 0 else None)

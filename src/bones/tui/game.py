@@ -25,7 +25,7 @@ from bones.table import seeds
 from bones.table.advice import hint
 from bones.table.events import Undone
 from bones.table.seats import Seating
-from bones.table.table import Table, TableError
+from bones.table.table import Dealer, Table, TableError
 from bones.tui.commands import (
     Command,
     Forced,
@@ -65,7 +65,7 @@ class TerminalGame:
     def __init__(self, rules: Rules, seating: Seating, seed: int, terminal: Terminal,
                  after_hand: Callable[[Game], None] | None = None,
                  think: float = 0.5, game: Game | None = None,
-                 deals: random.Random | None = None,
+                 deals: random.Random | Dealer | None = None,
                  played_for: list[dict[str, object]] | None = None,
                  replayable: bool = True, undone: int = 0) -> None:
         """A new game, or with ``game`` one taken up where it was left (``bones play
