@@ -58,6 +58,9 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("ai/explain.py", "players"): "names each seat",
     ("ai/judge.py", "players"): "per-seat sides and preferences",
     ("table/table.py", "players"): "one seat per player",
+    ("table/fair.py", "players"): "one player seed and one hand per seat",
+    ("table/fair.py", "set"): "the set's tiles, in the order the shuffle starts from",
+    ("cli/verify.py", "players"): "one player seed per seat",
     ("table/wire.py", "players"): "a view's rules always name the players",
 }
 
