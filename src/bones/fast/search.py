@@ -31,6 +31,7 @@ import dataclasses
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from bones.engine.layout import has_spinner
 from bones.engine.rules import OPTION_NAMES, Rules
@@ -186,8 +187,7 @@ class SearchSpec:
         )
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Candidates:
+class Candidates(NamedTuple):
     """The moves of one decision to value, with everything its deals share: the ``spec``
     and the public part of the position, a ``Position``'s fields as they are (-1 for closed
     ``arms``, no ``spinner`` and any ``opening``, ``placed`` as an int mask of tile
@@ -195,7 +195,10 @@ class Candidates:
     each legal there.
 
     Made once per decision, like the spec, so what changes from deal to deal
-    (``DealSearch``) is small: the expert hands the search hundreds of deals a decision."""
+    (``DealSearch``) is small: the expert hands the search hundreds of deals a decision.
+    These values are named tuples, not frozen dataclasses: one is made per deal searched,
+    and a frozen dataclass's constructor costs more than the smallest searches
+    (``benchmarks/search_paths.py``)."""
 
     spec: SearchSpec
     to_move: int
@@ -208,8 +211,7 @@ class Candidates:
     moves: Sequence[int]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class DealSearch:
+class DealSearch(NamedTuple):
     """One call of ``evaluate``: the ``candidates`` in one deal, whose hidden part is
     ``hands`` (int masks of tile indices, one per seat) and the ``boneyard`` (in draw order,
     its first ``drawn`` tiles drawn already); ``exact``: solve while it holds (else play
@@ -223,12 +225,17 @@ class DealSearch:
     seed: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class SightsSearch(DealSearch):
-    """One call of ``evaluate_sights``: a ``DealSearch`` followed through the bot's next
-    ``depth`` turns, its values added (times ``weight``) to ``into``, and no more solving or
-    branching once ``budget`` steps are spent."""
+class SightsSearch(NamedTuple):
+    """One call of ``evaluate_sights``: a ``DealSearch``'s fields, followed through the
+    bot's next ``depth`` turns, its values added (times ``weight``) to ``into``, and no more
+    solving or branching once ``budget`` steps are spent."""
 
+    candidates: Candidates
+    hands: Sequence[int]
+    boneyard: Sequence[int]
+    drawn: int
+    exact: bool
+    seed: int
     budget: int
     into: _search.Sights
     weight: float
