@@ -82,12 +82,23 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(out))
         return 0
     print(text(game, record.players))
+    if (undone := _undone(record)) is not None:
+        print(undone)
     if args.moves:
         print()
         print(listing(game, record.players))
     if args.review:
         _print_review(game, record, seats, top)
     return 0
+
+
+def _undone(record: Record) -> str | None:
+    """A record of a game in which ``undo`` was used says so (``x-undo``, how many plays
+    were taken back): its plays are a practice game's, not one try each."""
+    times = dict(record.extra).get("x-undo")
+    if not isinstance(times, int) or isinstance(times, bool) or times <= 0:
+        return None
+    return f"practice game: undo was used {times} time{'' if times == 1 else 's'}"
 
 
 def _shown_progress(rows: Iterator[dict[str, Any]], total: int) -> Iterator[dict[str, Any]]:
