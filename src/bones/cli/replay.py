@@ -11,7 +11,7 @@ from typing import Any
 
 from rich.console import Console
 
-from bones.ai.review import COST_LEGEND, mistake_text, review
+from bones.ai.review import COST_LEGEND, deep_text, mistake_text, review
 from bones.cli.common import nonempty_path, positive, progress_bar
 from bones.engine.errors import BonesError
 from bones.engine.game import Game
@@ -138,7 +138,7 @@ def _print_review(game: Game, record: Record, seats: tuple[int, ...], top: int) 
         seat = row["seat"]
         name = printable(record.players[seat]) if seat < len(record.players) \
             else f"seat {seat}"
-        deep = f" ({row['skipped']} too deep to check)" if row["skipped"] else ""
+        deep = f" ({deep_text(row['skipped'])})" if row["skipped"] else ""
         head = f"hand {row['hand']}, {name} (seat {seat})"
         if not row["mistakes"]:
             print(f"{head}: no play could have done better{deep}")

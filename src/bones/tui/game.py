@@ -15,7 +15,7 @@ import random
 from collections.abc import Callable
 
 from bones.ai.base import make_bot
-from bones.ai.review import COST_LEGEND, mistake_text, review
+from bones.ai.review import COST_LEGEND, deep_text, mistake_text, review
 from bones.engine.errors import IllegalMove
 from bones.engine.game import Game
 from bones.engine.moves import Draw, Pass, Play
@@ -198,13 +198,13 @@ class TerminalGame:
             name = self.seating.names[seat]
             if not mistakes:
                 self.terminal.say(f"{name}: no play could have done better"
-                                  + (f" ({skipped} too deep to check)" if skipped else "."))
+                                  + (f" ({deep_text(skipped)})" if skipped else "."))
                 continue
             self.terminal.say(f"{name}: the plays that cost the most (and the better play):")
             for m in mistakes[:3]:
                 self.terminal.say(f"  {mistake_text(m, own=True)}")
             if skipped:
-                self.terminal.say(f"  ({skipped} decisions were too deep to check)")
+                self.terminal.say(f"  ({deep_text(skipped)})")
 
     def _between_prompt(self) -> str:
         return ("Press Enter for the result of the game (r: review your plays) "
