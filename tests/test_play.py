@@ -144,9 +144,10 @@ def play_through(child: pexpect.spawn, answer=answer_first, limit: int = 400) ->
 
 
 def final_scores(line: str) -> dict[str, int]:
-    """``Final scores: You 0  Greedy 19`` as a dict (names may hold single spaces)."""
-    items = line.split(":", 1)[1].strip().split("  ")
-    return {name: int(score) for name, score in (item.rsplit(" ", 1) for item in items)}
+    """``Final scores: You: 0, Greedy: 19`` as a dict (names may hold spaces, never a
+    comma)."""
+    items = line.split(":", 1)[1].strip().split(", ")
+    return {name: int(score) for name, score in (item.rsplit(": ", 1) for item in items)}
 
 
 def assert_fits_80_columns(child_text: str) -> None:
@@ -176,7 +177,8 @@ def test_a_person_plays_a_whole_game_of_every_preset_to_the_final_scores(preset:
     assert set(scores) == {"You", "Greedy"}
     assert max(scores.values()) >= 10
     winner = max(scores, key=lambda name: scores[name])
-    assert f"Seed {seed}: the same seed and options deal this game again." in game.text
+    assert f"Seed {seed} deals this game again, with the same options:\n" \
+           f"  bones play --rules {preset} --target 10 --seed {seed}\n" in game.text
     assert f"{winner} wins the game with {scores[winner]} points (target 10)" in game.text \
         or f"{winner} win the game with {scores[winner]} points (target 10)" in game.text
     for screen in game.screens:
@@ -489,7 +491,8 @@ def test_at_40_columns_the_game_end_keeps_its_seed_line_whole() -> None:
     child.sendline("")
     child.expect(pexpect.EOF)
     text = " ".join(plain(transcript(child)).split())
-    assert "Seed 4: the same seed and options deal this game again." in text
+    assert "Seed 4 deals this game again, with the same options: " \
+           "bones play --rules block --target 1 \\ --seed 4" in text  # a shell continuation
 
 
 def test_leaving_a_game_tells_its_seed() -> None:
@@ -497,7 +500,8 @@ def test_leaving_a_game_tells_its_seed() -> None:
     child.expect(MOVE)
     assert "seed 77" not in current_screen(child)
     _quit_without_saving(child)
-    assert "Seed 77: the same seed and options deal this game again." in transcript(child)
+    assert "Seed 77 deals this game again, with the same options:\n" \
+           "  bones play --rules block --seed 77\n" in plain(transcript(child))
 
 
 def test_two_people_at_one_keyboard_never_see_each_others_hand() -> None:
@@ -771,7 +775,7 @@ def test_a_game_left_mid_hand_is_taken_up_at_the_same_turn_with_resume(tmp_path:
     child.sendline("1")
     game = play_through(child)
     assert game.status == 0 and game.final
-    assert "Seed 3: the same seed" in game.text
+    assert "Seed 3 deals this game again" in game.text
     _, saved = read_file(path)
     assert saved.finished and saved.scores == tuple(final_scores(game.final).values())
 

@@ -187,7 +187,7 @@ def run(args: argparse.Namespace) -> int:
     except Terminated:  # nobody may be there to answer: no questions, the record kept
         terminal.say("")
         terminal.say("Terminated; leaving the game.")
-        _say_replay(terminal, table.replay_seed)
+        _say_replay(table)
         if path:
             try:
                 recorder.save(table.game, path)
@@ -202,7 +202,7 @@ def run(args: argparse.Namespace) -> int:
     except EOFError:
         terminal.say("")
         terminal.say("Input ended; leaving the game.")
-        _say_replay(terminal, table.replay_seed)
+        _say_replay(table)
         if path:
             recorder.save(table.game, path)
             _say_saved(terminal, path, table.game)
@@ -227,16 +227,20 @@ def _say_saved(terminal: Terminal, path: str, game: Game) -> None:
         terminal.say(f"To go on with it: bones play --resume={shlex.quote(path)}", wrap=False)
 
 
-def _say_replay(terminal: Terminal, seed: int | None) -> None:
-    """Name the seed that deals this game again, if one does."""
-    if seed is not None:
-        terminal.say(f"Seed {seed}: the same seed and options deal this game again.")
+def _say_replay(table: TerminalGame) -> None:
+    """Name the seed that deals this game again, if one does, and the whole command."""
+    command = table.replay_command()
+    if command is not None:
+        table.terminal.say(f"Seed {table.replay_seed} deals this game again, with the same "
+                           "options:")
+        for line in command:
+            table.terminal.say(line, wrap=False)
 
 
 def _leave(table: TerminalGame, recorder: Recorder, path: str | None, status: int) -> int:
     """Leave a game early, saving its record: to ``--record``, or where the player says."""
     terminal = table.terminal
-    _say_replay(terminal, table.replay_seed)
+    _say_replay(table)
     if path is not None:
         try:
             recorder.save(table.game, path)

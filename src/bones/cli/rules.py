@@ -68,7 +68,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     p.add_argument("preset", nargs="?", metavar="PRESET",
                    help=f"one of {', '.join(PRESETS)}")
-    p.add_argument("--json", action="store_true", help="print one JSON object (indented on a terminal, one line when piped)")
+    p.add_argument("--json", action="store_true",
+                   help="print one JSON object (indented on a terminal, one line when piped)")
     p.set_defaults(run=run)
 
 
