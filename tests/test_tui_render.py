@@ -564,3 +564,17 @@ def test_the_game_end_says_how_to_deal_it_again_and_that_undo_was_used() -> None
     assert "Practice game: 2 plays taken back with undo." in end
     assert "Seed 5 deals this game again, with the same options:" in end
     assert "Final scores: You: " in end and ", Greedy: " in end
+
+
+def test_help_and_sentences_wrap_between_words_under_a_hanging_indent() -> None:
+    """Item 14: at 50 columns the help's explanations continue under their own column
+    and a sentence's first line takes the whole width, its later lines indented."""
+    from bones.tui.faces import wrapped
+    from bones.tui.screens import help_lines
+
+    lines = plain(help_lines(50))
+    assert all(len(line) <= 50 for line in lines)
+    start = lines.index(next(line for line in lines if line.startswith("  undo ")))
+    assert lines[start + 1].startswith(" " * 17 + "replies")
+    said = plain(wrapped(Text("Greedy 3 wins the hand and scores 29 (6 + 12 + 11)."), 40, 4))
+    assert said == ["Greedy 3 wins the hand and scores 29 (6", "    + 12 + 11)."]

@@ -37,8 +37,9 @@ with the playable tiles numbered, the other seats' tile counts, the boneyard, th
 and what happened since your last turn. Answer with the number of a play, or name a tile:
 6-5, 65, 6-5 l (left), 65r (right), 6-5 up, 6-5 down. Forced draws and passes are made
 for you. Type hint for the expert's move, undo to take back your last play (against
-bones's bots, never past a tile you drew), help for help and quit to leave; Ctrl-C also
-leaves, offering to save the record of the game."""
+bones's bots, never past a tile you drew), sort to order your hand, line to see the whole
+layout, help for help and quit to leave; Ctrl-C also leaves, offering to save the record
+of the game. With one play open, Enter plays it."""
 
 EPILOG = f"""\
 seats: --seats lists each seat from seat 0 on: {HUMAN}, a bot level

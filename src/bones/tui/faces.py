@@ -8,12 +8,10 @@ width the terminal guesses differently would break the 80-column promise.
 
 from __future__ import annotations
 
-import io
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from rich.console import Console
 from rich.text import Text
 
 from bones.engine.layout import Layout, Link
@@ -39,23 +37,32 @@ def tile_face(t: Tile) -> str:
     return face(t.high, t.low)
 
 
-#: Measures text for ``wrapped`` (Rich wraps a ``Text`` against a console's settings);
-#: nothing is ever printed to it.
-_MEASURE = Console(file=io.StringIO(), color_system=None, width=200)
-
-
 def wrapped(line: Text, width: int, indent: int = 2) -> list[Text]:
     """A sentence (a result, a count, a turn's news) wrapped at word breaks to ``width``,
-    its later lines indented: never cut, since its end is what it says (the points, the
-    count). Its styles are kept."""
+    its later lines indented (a hanging indent): never cut, since its end is what it says
+    (the points, the count). Its styles are kept; a word longer than a line is folded."""
     if line.cell_len <= width:
         return [line]
-    first, *rest = line.wrap(_MEASURE, width - indent)
-    first.rstrip()
-    out = [first]
-    for part in rest:
-        part.rstrip()
-        out.append(Text(" " * indent) + part)
+    out: list[Text] = []
+    current = Text()
+    continuing = False  # a new line that holds no word yet: spaces at a break are dropped
+    for number, word in enumerate(line.split(" ", allow_blank=True)):
+        if continuing and not word.plain:
+            continue
+        space = "" if number == 0 or continuing else " "
+        if current.plain.strip() and word.plain \
+                and current.cell_len + len(space) + word.cell_len > width:
+            current.rstrip()
+            out.append(current)
+            current, continuing, space = Text(" " * indent), True, ""
+        current.append(space)
+        current.append_text(word)
+        continuing = continuing and not word.plain
+        while current.cell_len > width:  # a word wider than a line
+            out.append(current[:width])
+            current = Text(" " * indent) + current[width:]
+    current.rstrip()
+    out.append(current)
     return out
 
 

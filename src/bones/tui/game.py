@@ -46,13 +46,13 @@ from bones.tui.commands import (
 )
 from bones.tui.faces import layout_lines
 from bones.tui.screens import (
-    HELP,
     ORDER_WORDS,
     ORDERS,
     choices,
     command_lines,
     game_end_screen,
     hand_end_screen,
+    help_lines,
     pass_screen,
     play_words,
     turn_screen,
@@ -382,8 +382,7 @@ class TerminalGame:
         """Carry out one command: whether the table took a play; ``False`` after help, a
         hint, the whole line, a declined quit, or a one-line reason."""
         if isinstance(command, Help):
-            for line in HELP:
-                self.terminal.say(line)
+            self.terminal.show(help_lines(self.terminal.width))
             return False
         if isinstance(command, Hint):
             advice, reason = hint(view, self.seed, self.seating.names)

@@ -38,25 +38,41 @@ from bones.tui.narrate import describe, since_last_turn, turns, why_forced
 
 BLANK = Text("")
 
-HELP = (
-    "How to move:",
-    "  1, 2, ...      play that choice from the numbered list (#11 is always one)",
-    "  6-5 or 65      play that tile; when it fits two arms, add the arm:",
-    "                 6-5 l, 6-5 left, 65r, 6-5 up, 6-5 down; halves above 9: 12-11",
-    "                 (a number that is both, like 11, is asked about, not guessed)",
-    "  Enter          with only one play open, plays it",
-    "  hint           what the expert bot would play here, and why",
-    "  undo           take back your last play and the replies to it (one person",
-    "                 against bones bots; not past a tile you drew)",
-    "  sort           sort your hand: by suit, by pips, as dealt (in turn)",
-    "  line           the whole layout, every tile, however long",
-    "  help           this text",
-    "  quit           leave the game (asks first; Ctrl-C works too)",
-    "You never pass or draw by choice: when you cannot play, the game draws for you",
-    "(Draw rules) or passes for you, and says so. Match a half of your tile to the",
-    "number an arm shows; the first to play every tile goes out and wins the hand.",
+#: What may be typed at the move prompt, and what it does.
+HELP_ITEMS = (
+    ("1, 2, ...", "play that choice from the numbered list (#11 is always one)"),
+    ("6-5 or 65", "play that tile; when it fits two arms, add the arm: 6-5 l, 6-5 left, "
+                  "65r, 6-5 up, 6-5 down; halves above 9: 12-11 (a number that is both, "
+                  "like 11, is asked about, not guessed)"),
+    ("Enter", "with only one play open, plays it"),
+    ("hint", "what the expert bot would play here, and why"),
+    ("undo", "take back your last play and the replies to it (one person against bones "
+             "bots; not past a tile you drew)"),
+    ("sort", "sort your hand: by suit, by pips, as dealt (in turn)"),
+    ("line", "the whole layout, every tile, however long"),
+    ("help", "this text"),
+    ("quit", "leave the game (asks first; Ctrl-C works too)"),
+)
+HELP_NOTES = (
+    "You never pass or draw by choice: when you cannot play, the game draws for you (Draw "
+    "rules) or passes for you, and says so. Match a half of your tile to the number an arm "
+    "shows; the first to play every tile goes out and wins the hand.",
     "After a hand, type r at the prompt to review your costliest plays.",
 )
+
+
+def help_lines(width: int) -> list[Text]:
+    """``help`` at the move prompt, wrapped to ``width`` under each command's column."""
+    lines = [Text("How to move:", "bold")]
+    for key, text in HELP_ITEMS:
+        lines += wrapped(Text(f"  {key:<15}{text}"), width, indent=17)
+    for note in HELP_NOTES:
+        lines += wrapped(Text(note), width, indent=0)
+    return lines
+
+
+#: The help as it reads at 80 columns.
+HELP = tuple(line.plain for line in help_lines(80))
 
 
 def _tiles(n: int) -> str:
