@@ -178,7 +178,7 @@ def test_a_cost_is_told_in_points_or_as_the_hand_or_game_it_lost(players):
                 told += 1
     assert told > 4
     assert cost_words(Outcome("win", 9), Outcome("win", 12)) == \
-        "cost 3 points (a win of 9 instead of 12)"
+        "cost 3 points (a win of 9 points instead of 12)"
     assert cost_words(Outcome("tie"), Outcome("win", 12)) == \
         "cost the win (a tie instead of a win of 12 points)"
     assert cost_words(Outcome("loss", 5), Outcome("win", 12, game=True)) == \

@@ -127,9 +127,9 @@ def cost_words(made: Outcome, best: Outcome) -> str:
     of 12)``, ``cost the hand (a loss of 5 points instead of a win of 12 points)``."""
     if made.result == best.result and made.game == best.game:
         lost = abs(best.points - made.points)
-        unit = f"{made.result} of {made.points}" if made.result != "tie" else "tie"
         return (f"cost {lost} point{'' if lost == 1 else 's'} "
-                f"(a {unit} instead of {best.points})")
+                f"(a {made.result} of {made.points} point{'' if made.points == 1 else 's'} "
+                f"instead of {best.points})")
     if best.result == "win" and made.result == "tie":
         what = "the win"
     elif best.result == "tie":

@@ -271,13 +271,13 @@ class TerminalGame:
             name = self.seating.names[seat]
             if not mistakes:
                 self.terminal.say(f"{name}: no play could have done better"
-                                  + (f" ({deep_text(skipped)})" if skipped else "."))
+                                  + (f" ({deep_text(skipped)})" if skipped else "."), indent=2)
                 continue
             self.terminal.say(f"{name}: the plays that cost the most (and the better play):")
             for m in mistakes[:3]:
-                self.terminal.say(f"  {mistake_text(m, own=True)}")
+                self.terminal.say(f"  {mistake_text(m, own=True)}", indent=4)
             if skipped:
-                self.terminal.say(f"  ({deep_text(skipped)})")
+                self.terminal.say(f"  ({deep_text(skipped)})", indent=4)
 
     def _between_prompt(self) -> str:
         if self.terminal.width < 64:  # on one line of a narrow screen

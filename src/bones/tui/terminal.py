@@ -15,6 +15,8 @@ from collections.abc import Iterable
 from rich.console import Console
 from rich.text import Text
 
+from bones.tui.faces import wrapped
+
 #: The screen drawn where output is not a terminal (a pipe, a file): a compact game fits
 #: 80x24. On a terminal every screen takes the terminal's own size.
 WIDTH = 80
@@ -109,12 +111,12 @@ class Terminal:
         for line in lines:
             self.console.print(line, no_wrap=True, overflow="crop", width=self.width)
 
-    def say(self, text: str, style: str = "", wrap: bool = True) -> None:
-        """A line of news or a refusal, wrapped (never cut) at ``width``: a path or a reason
-        must be read whole. A command to copy is not wrapped (``wrap=False``): a break in
-        it would be copied too."""
+    def say(self, text: str, style: str = "", wrap: bool = True, indent: int = 0) -> None:
+        """A line of news or a refusal, wrapped (never cut) at ``width`` between words, its
+        later lines ``indent`` deep: a path or a reason must be read whole. A command to
+        copy is not wrapped (``wrap=False``): a break in it would be copied too."""
         if wrap:
-            self.console.print(Text(text, style), overflow="fold", width=self.width)
+            self.show(wrapped(Text(text, style), self.width, indent))
         else:
             self.console.print(Text(text, style), soft_wrap=True)
 
