@@ -23,7 +23,7 @@ from bones.engine.moves import Pass, Play
 from bones.engine.rules import OPTION_NAMES, Rules
 from bones.engine.tiles import Tile
 from bones.engine.view import SeatView
-from bones.table.seats import Seating, default_names
+from bones.table.seats import Seating, default_kinds, default_names
 from bones.tui.faces import (
     QUIET,
     flow,
@@ -532,8 +532,7 @@ def play_words(rules: Rules, seating: Seating, seed: int, think: float = 0.5) ->
             words.append(flag if value else "--no-" + flag[2:])
         else:
             words += [flag, str(value)]
-    default = tuple(["human"] + ["greedy"] * (rules.players - 1))
-    if seating.kinds != default:
+    if seating.kinds != default_kinds(rules.players):
         words += ["--seats", ",".join(seating.kinds)]
     if seating.names != default_names(seating.kinds):
         words += ["--names", ",".join(seating.names)]
