@@ -416,3 +416,19 @@ def test_a_lineup_that_never_gives_a_side_one_level_is_refused(capsys):
                  "--hand-size", "7", "--bots", "greedy,greedy,random,random", "--quiet"]) == 1
     err = capsys.readouterr().err
     assert len(err.splitlines()) == 1 and "gives no side a single level" in err
+
+
+def test_the_text_report_says_deals_and_hands_and_what_its_two_shares_are(capsys):
+    """``--games 20`` plays 20 deals in both seatings: the report says so in words, and the
+    two figures that read alike (head to head, relative strength) are told apart."""
+    assert main(["arena", "--games", "20", "--seed", "1", "--quiet"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    out_json = _arena(capsys, "--games", "20", "--seed", "1")
+    h2h = out_json["head_to_head"]
+    assert "20 deals, each played in both seatings (rotations): 40 hands, " in out
+    assert "Rates count hands; the 95% intervals count deals" in out
+    assert f"head to head: greedy won {h2h['wins']} of the {h2h['wins'] + h2h['losses']} " \
+           "hands won by either: " in out
+    assert "relative strength: " in out and "(greedy's win rate / both rates)" in out
+    assert "(the same share as head to head, its interval reckoned another way)" in out
+    assert "blocked hands" not in out

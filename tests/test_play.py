@@ -144,9 +144,10 @@ def play_through(child: pexpect.spawn, answer=answer_first, limit: int = 400) ->
 
 
 def final_scores(line: str) -> dict[str, int]:
-    """``Final scores: You 0  Greedy 19`` as a dict (names may hold single spaces)."""
-    items = line.split(":", 1)[1].strip().split("  ")
-    return {name: int(score) for name, score in (item.rsplit(" ", 1) for item in items)}
+    """``Final scores: You: 0, Greedy: 19`` as a dict (names may hold spaces, never a
+    comma)."""
+    items = line.split(":", 1)[1].strip().split(", ")
+    return {name: int(score) for name, score in (item.rsplit(": ", 1) for item in items)}
 
 
 def assert_fits_80_columns(child_text: str) -> None:
@@ -176,7 +177,8 @@ def test_a_person_plays_a_whole_game_of_every_preset_to_the_final_scores(preset:
     assert set(scores) == {"You", "Greedy"}
     assert max(scores.values()) >= 10
     winner = max(scores, key=lambda name: scores[name])
-    assert f"Seed {seed}: the same seed and options deal this game again." in game.text
+    assert f"Seed {seed} deals this game again, with the same options:\n" \
+           f"  bones play --rules {preset} --target 10 --seed {seed}\n" in game.text
     assert f"{winner} wins the game with {scores[winner]} points (target 10)" in game.text \
         or f"{winner} win the game with {scores[winner]} points (target 10)" in game.text
     for screen in game.screens:
@@ -267,7 +269,9 @@ def test_a_record_replays_to_the_final_scores_shown(tmp_path: Path) -> None:
                   "--seats", "human,random,greedy", "--names", "Ana,Ben,Caro",
                   "--record", str(path))
     game = play_through(child)
-    assert game.status == 0 and f"Record saved to {path}" in game.text.replace("\n", "")
+    # the path is never cut: whole on the line after, where it does not fit beside
+    assert game.status == 0 and re.search(rf"Record saved to\s{re.escape(str(path))}\.",
+                                          game.text), game.text[-300:]
     record, replayed = read_file(path)
     assert record.players == ("Ana", "Ben", "Caro")
     assert replayed.finished
@@ -489,7 +493,8 @@ def test_at_40_columns_the_game_end_keeps_its_seed_line_whole() -> None:
     child.sendline("")
     child.expect(pexpect.EOF)
     text = " ".join(plain(transcript(child)).split())
-    assert "Seed 4: the same seed and options deal this game again." in text
+    assert "Seed 4 deals this game again, with the same options: " \
+           "bones play --rules block --target 1 \\ --seed 4" in text  # a shell continuation
 
 
 def test_leaving_a_game_tells_its_seed() -> None:
@@ -497,7 +502,8 @@ def test_leaving_a_game_tells_its_seed() -> None:
     child.expect(MOVE)
     assert "seed 77" not in current_screen(child)
     _quit_without_saving(child)
-    assert "Seed 77: the same seed and options deal this game again." in transcript(child)
+    assert "Seed 77 deals this game again, with the same options:\n" \
+           "  bones play --rules block --seed 77\n" in plain(transcript(child))
 
 
 def test_two_people_at_one_keyboard_never_see_each_others_hand() -> None:
@@ -771,7 +777,7 @@ def test_a_game_left_mid_hand_is_taken_up_at_the_same_turn_with_resume(tmp_path:
     child.sendline("1")
     game = play_through(child)
     assert game.status == 0 and game.final
-    assert "Seed 3: the same seed" in game.text
+    assert "Seed 3 deals this game again" in game.text
     _, saved = read_file(path)
     assert saved.finished and saved.scores == tuple(final_scores(game.final).values())
 
@@ -865,3 +871,162 @@ def test_undo_is_for_one_person_against_bones_bots(seats: str) -> None:
     child.expect("undo is for one person playing bones's own bots")
     child.expect(MOVE)
     _quit_without_saving(child)
+
+
+# -- issue 25: what a new player tripped over -----------------------------------------
+
+
+def test_a_wide_terminal_is_used_whole_and_line_shows_every_tile() -> None:
+    """Item 13: at 100 columns the screens are drawn 100 wide, a long line of play is
+    never hidden behind ``..N..``, and ``line`` lists the whole layout."""
+    child = spawn("--rules", "draw", "--seed", "12", "--target", "30", size=(30, 100))
+    child.expect(MOVE)
+    child.sendline("line")
+    child.expect(r"The whole layout \((\d+) tiles?\), from the left arm's open end")
+    child.expect(MOVE)
+    child.sendline("1")
+    game = play_through(child)
+    assert game.status == 0
+    text = plain(transcript(child))
+    assert not re.search(r" \.\.\d+\.\. ", text)
+    widths = [cell_len(line) for line in text.split("\n")]
+    assert max(widths) <= 100 and max(widths) > 80
+
+
+def test_help_names_line_and_sort() -> None:
+    child = spawn("--seed", "5")
+    child.expect(MOVE)
+    child.sendline("help")
+    child.expect(MOVE)
+    said = plain(child.before)
+    assert "  line " in said and "  sort " in said and "  Enter " in said
+    _quit_without_saving(child)
+
+
+def test_a_lone_double_is_one_choice_and_enter_plays_a_lone_choice(tmp_path: Path) -> None:
+    """Item 15: on a lone 5-5 the tile 5-2 fits both arms, which lead to the same position:
+    it is listed once, the prompt says Enter plays it, and Enter does."""
+    child = spawn("--seed", "9")
+    child.expect(MOVE)
+    screen = current_screen(child)
+    assert "left 5 < [5|5] > 5 right" in screen
+    assert legal_plays(screen) == [("5-2", "left")]
+    assert "Enter plays 5-2 on the left" in child.after
+    child.sendline("")
+    child.expect(MOVE)
+    assert "You play 5-2 on the left arm" in current_screen(child)
+    _quit_without_saving(child)
+    typed = spawn("--seed", "32")  # a lone 6-6 and four tiles that fit it: typed, not asked
+    typed.expect(MOVE)
+    assert [arm for _, arm in legal_plays(current_screen(typed))] == ["left"] * 4
+    typed.sendline("60")
+    assert typed.expect([MOVE, ARM]) == 0
+    assert "You play 6-0 on the left arm" in current_screen(typed)
+    _quit_without_saving(typed)
+
+
+def test_a_bad_answer_to_which_arm_is_asked_again() -> None:
+    """Item 15: the arm is asked until it is named, not dropped back to the move prompt."""
+    child = spawn("--seed", "12")
+    for _ in range(2):
+        child.expect(MOVE)
+        child.sendline("1")
+    child.expect(MOVE)
+    assert [t for t, _ in legal_plays(current_screen(child))].count("4-0") == 2
+    child.sendline("40")
+    child.expect(ARM)
+    child.sendline("sideways")
+    child.expect(r"Unclear: 4-0 goes on left or right")
+    child.expect(ARM)  # asked again
+    child.sendline("r")
+    child.expect([MOVE, NEXT_HAND])
+    assert "You play 4-0 on the right arm" in plain(transcript(child))
+    child.sendintr()
+    child.expect(SAVE)
+    child.sendline("n")
+    child.expect(pexpect.EOF)
+
+
+def test_sort_orders_the_hand_and_its_numbers_for_the_rest_of_the_game() -> None:
+    """Item 18: ``sort`` shows the hand by suit, then by pips, then as dealt; the numbered
+    plays follow the hand as shown, and the order stays from turn to turn."""
+    child = spawn("--seed", "3", "--target", "200")
+    child.expect(MOVE)
+    dealt = current_screen(child)
+    child.sendline("sort")
+    child.expect(r"Your hand is shown by suit, and numbered so \(sort again: by pips\)\.")
+    child.expect(MOVE)
+    by_suit = current_screen(child)
+    hand = [(int(a), int(b)) for a, b in
+            FACE.findall(by_suit.split("Your hand", 1)[1].split("\n")[1])]
+    assert hand == sorted(hand, reverse=True) and "by suit" in by_suit
+    assert sorted(legal_plays(by_suit)) == sorted(legal_plays(dealt))
+    child.sendline("1")
+    child.expect(MOVE)
+    assert "by suit" in current_screen(child)  # kept for the game
+    _quit_without_saving(child)
+
+
+def test_a_bot_that_thinks_for_a_while_is_said_to_be_thinking() -> None:
+    """Item 18: a status line while a bot takes more than a moment, erased after."""
+    child = spawn("--seats", "human,expert", "--think", "1", "--seed", "4")
+    child.expect(MOVE)
+    child.sendline("1")
+    child.expect(r"Expert is thinking\.\.\.")
+    child.expect(MOVE)
+    assert "thinking" not in current_screen(child)
+    _quit_without_saving(child)
+
+
+def test_at_a_shared_keyboard_a_pass_the_rules_made_is_told_on_the_next_screen() -> None:
+    """Item 18: with two people at one keyboard nobody else saw Ana's turn passed: her next
+    screen says so, and why."""
+    child = spawn("--seats", "human,greedy,human,greedy", "--names", "Ana,G1,Ben,G2",
+                  "--target", "15", "--seed", "3")
+    for _ in range(100):
+        found = child.expect(PROMPTS)
+        if found == 0 and "You cannot play and pass: nothing in your hand matched" \
+                in current_screen(child):
+            break
+        child.sendline("l" if found == 1 else "" if found in (2, 3) else "1")
+    else:
+        raise AssertionError("no screen told of a pass")
+    assert "hint, help, quit" in child.after and "undo" not in child.after
+    child.sendintr()
+    child.expect(SAVE)
+    child.sendline("n")
+    child.expect(pexpect.EOF)
+
+
+def test_the_move_prompt_names_hint_and_undo_and_the_end_counts_plays_taken_back() -> None:
+    """Item 18 and ``x-undo``: the prompt names hint and undo; a game in which undo was
+    used ends saying how many plays were taken back, and how to deal it again."""
+    child = spawn("--seed", "3", "--target", "1")
+    child.expect(MOVE)
+    assert "hint, undo, help, quit" in child.after
+    child.sendline("1")
+    child.expect(MOVE)
+    child.sendline("undo")
+    child.expect("Taken back")
+    game = play_through(child)
+    assert "Practice game: 1 play taken back with undo." in game.text
+    assert "Seed 3 deals this game again, with the same options:\n" \
+           "  bones play --rules block --target 1 --seed 3\n" in game.text
+
+
+def test_at_50x20_every_turn_keeps_its_news_and_no_line_is_cut() -> None:
+    """Item 14: on a 50x20 terminal the news of the turn stays on the screen (the scores
+    and tiles are said briefly first), and lines break between words."""
+    child = spawn("--rules", "pool", "--players", "4", "--spinner", "first-double", "--ante",
+                  "2", "--target", "30", "--seed", "5", size=(20, 50))
+    game = play_through(child)
+    assert game.status == 0 and game.turns > 3
+    for screen in game.screens:
+        lines = screen.rstrip("\n").split("\n")
+        before = screen.split("Your hand", 1)[0]
+        assert re.search(r"\b(set|sets|play|plays|pass|passes|draws?|is dealt)\b", before), \
+            screen
+        assert all(cell_len(line) <= 50 for line in lines), screen
+        assert screen.split("Your move (", 1)[0].count("\n") + 1 <= 20, screen
+    for line in plain(transcript(child)).split("\n"):  # a cut word would end in "..."
+        assert not re.search(r"\w\.\.\.", line.replace("thinking...", "")), line

@@ -108,3 +108,35 @@ def test_the_first_double_is_marked_as_the_spinner_and_an_empty_game_says_so(tmp
     path.write_text(json.dumps(dict(doc, hands=[])))
     assert main(["replay", str(path), "--moves"]) == 0
     assert capsys.readouterr().out.endswith("\n\nno hand dealt yet\n")
+
+
+def test_the_report_says_who_won_in_good_grammar_and_names_every_count(tmp_path, capsys):
+    """"You win", "Ana wins", "Ben & Dev win", and each count after its seat's name."""
+    assert main(["replay", str(RECORDS / "partnership_blocked.json")]) == 0
+    out = capsys.readouterr().out
+    assert "hand 1: Ben & Dev win (blocked) and score 11; " \
+           "counts: Ana 29, Ben 28, Caro 17, Dev 7\n" in out
+    doc = json.loads((RECORDS / "pool_tie_split.json").read_text())
+    assert main(["replay", str(RECORDS / "pool_tie_split.json")]) == 0
+    assert "hand 2: Ben wins (blocked) and scores 48; counts: Ana 24, Ben 16, Caro 24; " \
+           "chips: Ana -1, Ben +3, Caro -1\n" in capsys.readouterr().out
+    doc["players"] = ["Ana", "You", "Caro"]
+    path = tmp_path / "you.json"
+    path.write_text(json.dumps(doc))
+    assert main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "hand 2: You win (blocked) and score 48; counts: Ana 24, You 16, Caro 24" in out
+    assert "undo" not in out
+    assert main(["replay", str(RECORDS / "spec_example.json")]) == 0
+    assert "hand 1: unfinished; counts so far: Ana 24, Ben 12, Caro 23" in \
+        capsys.readouterr().out
+
+
+def test_a_record_of_a_game_where_undo_was_used_says_so(tmp_path, capsys):
+    doc = json.loads((RECORDS / "target_reached.json").read_text())
+    for times, said in ((1, "practice game: undo was used 1 time\n"),
+                        (3, "practice game: undo was used 3 times\n")):
+        path = tmp_path / "undone.json"
+        path.write_text(json.dumps(dict(doc, **{"x-undo": times})))
+        assert main(["replay", str(path)]) == 0
+        assert said in capsys.readouterr().out

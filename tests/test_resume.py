@@ -49,7 +49,7 @@ def test_a_game_left_with_its_seed_goes_on_with_the_deals_it_would_have_had(tmp_
     assert resumed["seed"] == whole["seed"] == 5
     assert resumed["x-seats"] == ["greedy", "greedy"]
     read_file(left)  # and it is a valid record of a finished game
-    assert "Seed 5: the same seed" in capsys.readouterr().out
+    assert "Seed 5 deals this game again" in capsys.readouterr().out
 
 
 def test_a_game_left_without_its_seed_is_dealt_on_from_another_and_names_none(tmp_path,

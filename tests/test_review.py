@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 
 import pytest
 
-from bones.ai.review import mistake_text, review
+from bones.ai.review import Outcome, cost_words, deep_text, mistake_text, review
 from bones.cli.main import main
 from bones.engine.game import deal_hand, new_game
 from bones.engine.moves import Play
@@ -136,7 +137,7 @@ def test_replay_review_prints_after_the_results_and_names_each_seat(capsys):
     heads = [line for line in review_lines if line.startswith("hand ")]
     assert [h.split(":")[0] for h in heads] == ["hand 1, Ben (seat 1)", "hand 2, Ben (seat 1)"]
     assert sum(line.startswith("  move ") for line in review_lines) <= 2
-    assert "a hand that decides the game 0.5 more" in review_lines[1]  # the legend
+    assert "the cost is what it lost: points, the hand or the game" in review_lines[1]
 
 
 def test_replay_review_skips_a_hand_still_in_play(capsys):
@@ -150,3 +151,37 @@ def test_replay_review_flags_out_of_place_are_one_line_and_status_2(capsys, args
     assert main(["replay", str(RECORDS / "target_reached.json"), *args]) == 2
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err.count("\n") == 1
+
+
+def _value(outcome: Outcome) -> float:
+    """The expert's value of a hand's end, as the judge reckons it."""
+    if outcome.result == "tie":
+        return 0.0
+    sign = 1.0 if outcome.result == "win" else -1.0
+    return sign * (1.0 + 0.01 * outcome.points + (0.5 if outcome.game else 0.0))
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_cost_is_told_in_points_or_as_the_hand_or_game_it_lost(players):
+    """The cost a player reads is the game's: the points it cost, or the win, the tie, the
+    hand or the game, with both ends of the hand as perfect play makes them; and those two
+    ends are the ones the judge's values stand for."""
+    told = 0
+    for seed in range(12):
+        hand = _hand(seed, players=players)
+        for scores in ((0, 0, 0)[:SMALL[players].sides], (95, 95, 95)[:SMALL[players].sides]):
+            for m in review(hand, 0, scores)[0]:
+                assert _value(m.best_outcome) - _value(m.outcome) == pytest.approx(m.cost)
+                text = mistake_text(m)
+                assert "cost 0." not in text and re.search(
+                    r"\) cost (\d+ points?|the (win|tie|hand|game)) \(", text), text
+                told += 1
+    assert told > 4
+    assert cost_words(Outcome("win", 9), Outcome("win", 12)) == \
+        "cost 3 points (a win of 9 points instead of 12)"
+    assert cost_words(Outcome("tie"), Outcome("win", 12)) == \
+        "cost the win (a tie instead of a win of 12 points)"
+    assert cost_words(Outcome("loss", 5), Outcome("win", 12, game=True)) == \
+        "cost the game (a loss of 5 points instead of a win of 12 points that takes the game)"
+    assert deep_text(2) == ("2 decisions were not judged: too many ways the hand could still "
+                            "go to solve in time")

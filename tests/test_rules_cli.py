@@ -157,3 +157,17 @@ def test_a_number_past_pythons_digit_limit_is_refused_not_a_crash():
     for flag in ("--players", "--target", "--ante"):
         with pytest.raises(RulesError, match="whole number"):
             _rules_of(flag, "1" * 5000)
+
+
+def test_rules_json_is_indented_on_a_terminal_and_one_line_in_a_pipe():
+    """A person reading ``bones rules --json`` gets it indented; a program reading it from a
+    pipe gets one line."""
+    import pexpect
+
+    piped = subprocess.run([sys.executable, "-m", "bones.cli.main", "rules", "block", "--json"],
+                           capture_output=True, text=True, check=True)
+    assert piped.stdout.count("\n") == 1
+    shown = pexpect.run(f"{sys.executable} -m bones.cli.main rules block --json",
+                        encoding="utf-8", dimensions=(24, 80))
+    assert shown.count("\n") > 10 and '\n  "options": {' in shown.replace("\r\n", "\n")
+    assert json.loads(shown) == json.loads(piped.stdout)

@@ -22,7 +22,14 @@ from bones.table.seats import default_kinds, default_names, seating
 from bones.tui.commands import Forced, Help, Pick, Quit, TileCode, Unreadable, read_command
 from bones.tui.faces import layout_lines, plays_lines
 from bones.tui.narrate import Turn, describe, since_last_turn, turns
-from bones.tui.screens import hand_end_screen, turn_screen
+from bones.tui.screens import choices as numbered
+from bones.tui.screens import (
+    game_end_screen,
+    hand_end_screen,
+    news_lines,
+    play_command,
+    turn_screen,
+)
 
 
 def lay(tiles: str, spinner: bool = False) -> Layout:
@@ -78,7 +85,7 @@ def test_long_line_keeps_both_open_ends_and_hides_the_middle() -> None:
         layout = layout.place(t, "right")
     for t in (Tile(12, 12), Tile(12, 10)):
         layout = layout.place(t, "left")
-    [line] = plain(layout_lines(layout, 80))
+    [line] = plain(layout_lines(layout, 80, whole=False))
     assert len(line) <= 80
     assert line.startswith("  left 10 < [10|12][12|12]")
     assert line.endswith("[1|0] > 0 right")
@@ -352,7 +359,7 @@ def test_a_big_hand_still_fits_80x24_with_the_header_in_sight(name: str, rules: 
                 <= 80, (name, screen)
             assert screen[0].startswith("bones: ") and screen[1].startswith("Scores:")
             listed = re.findall(r"\d+\) (\[\d+\|\d+\])", "\n".join(screen))
-            assert len(listed) == len(view.legal)
+            assert len(listed) == len(numbered(view))
 
 
 def test_when_any_tile_may_lead_the_hand_is_the_numbered_list_in_the_order_held() -> None:
@@ -365,3 +372,209 @@ def test_when_any_tile_may_lead_the_hand_is_the_numbered_list_in_the_order_held(
     faces = [f"[{t.high}|{t.low}]" for t in view.hand]
     assert re.findall(r"\d+\) (\[\d\|\d\])", text) == faces
     assert all(text.count(face) == 1 for face in faces) and "you lead" in text
+
+
+# -- issue 25: what a new player tripped over -------------------------------------------
+
+
+def _long_line() -> Layout:
+    """Twenty-two tiles: 6-6 first, 18 to the right, 3 to the left."""
+    layout = Layout().place(Tile(6, 6), None)
+    for name in ("6-5", "5-4", "4-3", "3-2", "2-1", "1-0", "0-0", "0-4", "4-4", "4-2", "2-2",
+                 "2-5", "5-5", "5-3", "3-3", "3-1", "1-1", "1-5"):
+        layout = layout.place(parse_tile(name), "right")
+    for name in ("6-3", "3-0", "0-2"):
+        layout = layout.place(parse_tile(name), "left")
+    return layout
+
+
+def _faces(text: str) -> list[Tile]:
+    return [Tile(max(int(a), int(b)), min(int(a), int(b)))
+            for a, b in re.findall(r"[\[{](\d+)\|(\d+)[\]}]", text)]
+
+
+@pytest.mark.parametrize("width", [100, 80, 50, 40])
+def test_a_long_line_snakes_at_the_edge_and_every_tile_is_shown(width: int) -> None:
+    """Item 13: the line turns at the screen's edge and comes back, as on a real table,
+    instead of hiding its middle; a tile in a row running left lies turned round, so the
+    halves that touch still meet, read along the snake."""
+    layout = _long_line()
+    lines = plain(layout_lines(layout, width))
+    assert len(lines) >= 2 and all(len(line) <= width for line in lines), lines
+    assert ".." not in "".join(lines)
+    assert sorted(_faces("".join(lines))) == sorted(layout.placed)
+    assert lines[0].rstrip().endswith("-.") and lines[1].rstrip().endswith("-'")
+    assert lines[0].lstrip().startswith("left 2 < [2|0]")
+    assert "> 5 right" in lines[-1] or "right 5 < [5|" in lines[-1]
+    along = []  # the halves in the order the snake is read
+    for number, line in enumerate(lines):
+        pairs = re.findall(r"[\[{](\d+)\|(\d+)[\]}]", line)
+        along += [(b, a) for a, b in reversed(pairs)] if number % 2 else pairs
+    assert all(along[i][1] == along[i + 1][0] for i in range(len(along) - 1)), along
+
+
+def test_a_line_that_fits_keeps_one_row_and_a_short_screen_hides_the_middle() -> None:
+    layout = _long_line()
+    assert len(layout_lines(layout, 200)) == 1
+    [row] = plain(layout_lines(layout, 80, whole=False))
+    assert " ..12.. " in row and len(row) <= 80
+
+
+@pytest.mark.parametrize(("width", "height"), [(100, 30), (80, 24)])
+def test_a_turn_screen_shows_a_twelve_tile_line_whole(width: int, height: int) -> None:
+    """Item 13: at 100 columns a line of twelve tiles is one row of the screen's width (no
+    ``..2..`` in its middle); at 80 it snakes onto a second row."""
+    *choices, _ = _playout(PRESETS["block"], 3)
+    game = next(g for g in choices if g.current is not None
+                and len(g.current.layout.placed) >= 12)
+    view = observe(game, game.current.to_move)
+    screen = plain(turn_screen(view, seating(2, None, None), 1, width, height))
+    start = screen.index(next(line for line in screen if line.startswith("Layout")))
+    rows = [line for line in screen[start + 1:start + 4] if re.search(r"\[\d\|\d\]", line)]
+    assert sorted(_faces(" ".join(rows))) == sorted(view.layout.placed)
+    assert ".." not in " ".join(screen) and "type line" not in screen[start]
+    assert len(rows) == (1 if width == 100 else 2), rows
+    assert all(len(line) <= width for line in screen) and len(screen) < height
+
+
+def test_scores_and_tile_counts_name_each_seat_apart_from_its_number() -> None:
+    """Item 12: ``Greedy 2: 4 tiles``, ``Player 1 & Greedy 3: 0``, comma-separated, not
+    ``Greedy 2 4  Greedy 3 4``."""
+    rules = PRESETS["block"].replace(players=4, partnerships=True)
+    table = seating(4, ("human", "human", "greedy", "greedy"), None)
+    game = deal_hand(new_game(rules), random.Random(4))
+    assert game.current is not None
+    view = observe(game, 0)
+    screen = plain(turn_screen(view, table, 1, 100, 30))
+    text = "\n".join(screen)
+    assert "Scores: Player 1 & Greedy 3: 0, Player 2 & Greedy 4: 0 (target 100)" in text
+    assert "Tiles:  Player 2: 5 tiles, Greedy 3 (partner): 5 tiles, Greedy 4: 5 tiles;\n" \
+           "        boneyard 8 (Block: not drawn)" in text, text
+
+
+def test_at_80_columns_a_pool_hands_chips_wrap_under_their_label() -> None:
+    """Item 14: the hand-end chips line of Pool wraps with its later lines under the first
+    item, not at a column of its own."""
+    rules = PRESETS["pool"].replace(players=4)
+    names = "Anastasia-Louise,Bartholomew-Jr,Constantinople,Dorothea-Maria"
+    table = seating(4, None, names)
+    *_, ended = _playout(rules, 2)
+    end = plain(hand_end_screen(ended, table, 80, you=0))
+    first = next(i for i, line in enumerate(end) if line.startswith("Chips this hand: "))
+    assert end[first + 1].startswith(" " * 17) and end[first + 1][17] != " ", end
+    assert all(len(line) <= 80 for line in end)
+
+
+@pytest.mark.parametrize(("name", "base", "players"), SHAPES)
+def test_at_50x20_no_line_is_cut_and_the_turns_news_stays(name: str, base: Rules,
+                                                          players: int) -> None:
+    """Item 14: on a 50x20 terminal every line breaks between words (under a hanging
+    indent) and the latest news is kept: the scores and tiles are said more briefly and the
+    layout takes one row before any of it goes."""
+    rules = base if base.partnerships else base.replace(players=players)
+    table = seating(rules.players, None, None)
+    label = set(" ".join(plain(turn_screen(observe(_playout(rules, 0)[0], _playout(rules, 0)[0]
+                                                   .current.to_move), table, 1, 400, 60))[:1])
+                .split())
+    for seed in range(2):
+        *choices, _ = _playout(rules, seed)
+        for game in choices:
+            assert game.current is not None
+            view = observe(game, game.current.to_move)
+            screen = plain(turn_screen(view, table, 1, 50, 20))
+            assert len(screen) <= 19 and all(len(line) <= 50 for line in screen), screen
+            assert set(screen[0].split()) <= label | {"..."}, screen[0]  # whole words
+            flat = " ".join(" ".join(screen).split())
+            last = turns(view.moves)[-1:] if view.moves else []
+            for turn in last:
+                said = describe(turn, table.names, view.seat)
+                assert said in flat, (said, screen)
+            for seat, name_ in enumerate(table.names):
+                if seat != view.seat:
+                    assert re.search(rf"{name_}( \(partner\))?: \d", flat), (name_, flat)
+
+
+def test_a_lone_double_lists_each_tile_once() -> None:
+    """Item 15: on a lone double both arms show the same number and a tile on either
+    leads to the same position, so it is one choice, not ``[5|4] left`` and ``right``."""
+    rules = PRESETS["block"]
+    game = deal_hand(new_game(rules), random.Random(0))
+    state = game.current
+    assert state is not None
+    double = next(t for t in state.hands[state.to_move] if t.is_double) \
+        if any(t.is_double for t in state.hands[state.to_move]) else None
+    if double is None:
+        pytest.skip("no double to lead")
+    game = play(game, Play(state.to_move, double))
+    view = observe(game, game.current.to_move)
+    listed = numbered(view)
+    assert len({p.tile for p in view.legal}) == len(listed) < len(view.legal)
+    assert [p.tile for p in listed] == list(dict.fromkeys(p.tile for p in view.legal))
+    later = play(game, listed[0])
+    after = observe(later, later.current.to_move)
+    assert numbered(after) == list(after.legal)  # two tiles down: every arm is its own
+
+
+def test_sort_shows_the_hand_by_suit_or_pips_and_numbers_the_plays_so() -> None:
+    """Item 18: the hand sorted, and the numbered plays in the order shown."""
+    game = deal_hand(new_game(PRESETS["block"]), random.Random(4))
+    view = observe(game, game.current.to_move)
+    table = seating(2, None, None)
+    for order, key in (("suit", lambda t: (-t.high, -t.low)),
+                       ("pips", lambda t: (-t.pips, -t.high))):
+        screen = "\n".join(plain(turn_screen(view, table, 1, 80, 24, order=order)))
+        shown = [Tile(int(a), int(b)) for a, b in re.findall(r"\d+\) \[(\d)\|(\d)\]", screen)]
+        assert shown == sorted(view.hand, key=key) and f"by {order}" in screen
+
+
+def test_a_pass_the_rules_made_is_told_with_its_reason_and_kept_on_screen() -> None:
+    """Item 18: a person whose turn the table passed (at a shared keyboard nobody else
+    saw it) is told on their next screen, with why; it stays when older news gives way."""
+    rules = PRESETS["block"]
+    moves = [Play(0, Tile(6, 6)), Play(1, Tile(6, 1), "left"), Pass(0),
+             Play(1, Tile(6, 2), "right"), Pass(0), Play(1, Tile(1, 1), "left")]
+    game = new_game(rules)
+    game = deal_hand(game, random.Random(1))
+    view = observe(game, 0)
+    from dataclasses import replace
+
+    view = replace(view, moves=tuple(moves))
+    news = news_lines(view, seating(2, ("human", "human"), "Ana,Ben"), 1, 80)
+    said = [(" ".join(line.plain for line in lines), must) for lines, must in news]
+    assert said[-2] == ("You cannot play and pass: nothing in your hand matched 1 or 2", True)
+    assert said[2] == ("You cannot play and pass: nothing in your hand matched 1 or 6", False)
+    assert said[0] == ("You set 6-6", False)  # what the person did last, as a reminder
+
+
+def test_the_game_end_says_how_to_deal_it_again_and_that_undo_was_used() -> None:
+    """Item 18 and ``x-undo``: the whole command line with the seed and the options, and a
+    practice game says how many plays were taken back."""
+    rules = PRESETS["pool"].replace(players=3, target=60)
+    table = seating(3, ("human", "greedy", "basic"), "Ana")
+    assert play_command(rules, table, 7) == ("bones play --rules pool --players 3 --target "
+                                             "60 --seats human,greedy,basic --names "
+                                             "Ana,Greedy,Basic --seed 7")
+    assert play_command(PRESETS["draw"], seating(2, None, None), 3, think=1.0) == \
+        "bones play --rules draw --think 1 --seed 3"
+    assert play_command(PRESETS["block"].replace(draw=True, partnerships=True, players=4),
+                        seating(4, None, None), 1).startswith(
+        "bones play --rules block --players 4 --partnerships --draw --seed 1")
+    *_, ended = _playout(PRESETS["block"].replace(target=1), 0)
+    end = "\n".join(plain(game_end_screen(ended, seating(2, None, None), 5, 80, undone=2)))
+    assert "Practice game: 2 plays taken back with undo." in end
+    assert "Seed 5 deals this game again, with the same options:" in end
+    assert "Final scores: You: " in end and ", Greedy: " in end
+
+
+def test_help_and_sentences_wrap_between_words_under_a_hanging_indent() -> None:
+    """Item 14: at 50 columns the help's explanations continue under their own column
+    and a sentence's first line takes the whole width, its later lines indented."""
+    from bones.tui.faces import wrapped
+    from bones.tui.screens import help_lines
+
+    lines = plain(help_lines(50))
+    assert all(len(line) <= 50 for line in lines)
+    start = lines.index(next(line for line in lines if line.startswith("  undo ")))
+    assert lines[start + 1].startswith(" " * 17 + "replies")
+    said = plain(wrapped(Text("Greedy 3 wins the hand and scores 29 (6 + 12 + 11)."), 40, 4))
+    assert said == ["Greedy 3 wins the hand and scores 29 (6", "    + 12 + 11)."]

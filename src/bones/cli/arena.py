@@ -153,7 +153,13 @@ def _print(result: dict[str, object], rules: str, out: Console) -> None:
                       f"{_pct(row['win_rate'])} [{_pct(low)}, {_pct(high)}]",
                       "-" if pph is None else f"{pph:.2f}")
     print_tables(out, table)
-    out.print("95% intervals count each deal as one sample (its rotations share its luck)")
+    deals, turns, blocked = result["deals"], result["rotations"], result["blocked"]
+    assert isinstance(deals, int) and isinstance(turns, int)
+    seatings = {1: "its one seating", 2: "both seatings"}.get(turns, f"all {turns} seatings")
+    out.print(f"{counted(deals, 'deal')}, each played in {seatings} (rotations): "
+              f"{counted(result['hands'], 'hand')}, {_pct(blocked)} of them blocked. "  # type: ignore[arg-type]
+              "Rates count hands; the 95% intervals count deals, since a deal's seatings "
+              "share its luck.")
     for row in levels:
         if row["moves_played_for"]:
             out.print(f"{row['level']}: {row['moves_played_for']} of its {row['moves_asked']} "
@@ -162,15 +168,19 @@ def _print(result: dict[str, object], rules: str, out: Console) -> None:
     h2h = result["head_to_head"]
     assert isinstance(h2h, dict)
     if len(levels) >= 2:
+        first = levels[0]["level"]
         low, high = h2h["interval"]
-        out.print(f"head to head: {levels[0]['level']} won {h2h['wins']} of "
-                  f"{h2h['wins'] + h2h['losses']} decisive hands, {_pct(h2h['share'])} "
-                  f"[{_pct(low)}, {_pct(high)}]; blocked hands {_pct(result['blocked'])}")  # type: ignore[arg-type]
+        out.print(f"head to head: {first} won {h2h['wins']} of the "
+                  f"{h2h['wins'] + h2h['losses']} hands won by either: "
+                  f"{_pct(h2h['share'])} [{_pct(low)}, {_pct(high)}]")
         interval = result["relative_interval"]
         bounds = "" if not isinstance(interval, list) else (
             f" [{_pct(interval[0])}, {_pct(interval[1])}]")
-        out.print(f"relative strength (win rates per side-hand, {levels[0]['level']} share): "
-                  f"{_pct(result['relative'])}{bounds}")  # type: ignore[arg-type]
+        out.print(f"relative strength: {_pct(result['relative'])}{bounds} "  # type: ignore[arg-type]
+                  f"({first}'s win rate / both rates)")
+        out.print("(the same share as head to head, its interval reckoned another way)"
+                  if levels[0]["hands"] == levels[1]["hands"] else
+                  "(unlike head to head, 50% for equal bots that hold unequal numbers of seats)")
     sprt = result.get("sprt")
     if isinstance(sprt, dict):
         meaning = {"H1": f"{levels[0]['level']} is stronger (p >= {sprt['p1']})",

@@ -39,8 +39,9 @@ with the playable tiles numbered, the other seats' tile counts, the boneyard, th
 and what happened since your last turn. Answer with the number of a play, or name a tile:
 6-5, 65, 6-5 l (left), 65r (right), 6-5 up, 6-5 down. Forced draws and passes are made
 for you. Type hint for the expert's move, undo to take back your last play (against
-bones's bots, never past a tile you drew), help for help and quit to leave; Ctrl-C also
-leaves, offering to save the record of the game."""
+bones's bots, never past a tile you drew), sort to order your hand, line to see the whole
+layout, help for help and quit to leave; Ctrl-C also leaves, offering to save the record
+of the game. With one play open, Enter plays it."""
 
 EPILOG = f"""\
 seats: --seats lists each seat from seat 0 on: {HUMAN}, a bot level
@@ -230,7 +231,7 @@ def run(args: argparse.Namespace) -> int:
     except Terminated:  # nobody may be there to answer: no questions, the record kept
         terminal.say("")
         terminal.say("Terminated; leaving the game.")
-        _say_replay(terminal, table.replay_seed, fair)
+        _say_replay(table, fair)
         if path:
             try:
                 recorder.save(table.game, path)
@@ -245,12 +246,12 @@ def run(args: argparse.Namespace) -> int:
     except EOFError:
         terminal.say("")
         terminal.say("Input ended; leaving the game.")
-        _say_replay(terminal, table.replay_seed, fair)
+        _say_replay(table, fair)
         if path:
             recorder.save(table.game, path)
             _say_saved(terminal, path, table.game, recorder.fair is None)
         return 0
-    _say_replay(terminal, None, fair)
+    _reveal(terminal, fair)
     if path:
         recorder.save(table.game, path)
         _say_saved(terminal, path, table.game, fair is None)
@@ -276,11 +277,20 @@ def _say_saved(terminal: Terminal, path: str, game: Game, resumable: bool = True
         terminal.say(f"To go on with it: bones play --resume={shlex.quote(path)}", wrap=False)
 
 
-def _say_replay(terminal: Terminal, seed: int | None, fair: FairSeeds | None = None) -> None:
-    """Name the seed that deals this game again, if one does, and reveal a fair game's
-    secret seed."""
-    if seed is not None:
-        terminal.say(f"Seed {seed}: the same seed and options deal this game again.")
+def _say_replay(table: TerminalGame, fair: FairSeeds | None = None) -> None:
+    """Name the seed that deals this game again, if one does, and the whole command; and
+    reveal a fair game's secret seed."""
+    command = table.replay_command()
+    if command is not None:
+        table.terminal.say(f"Seed {table.replay_seed} deals this game again, with the same "
+                           "options:")
+        for line in command:
+            table.terminal.say(line, wrap=False)
+    _reveal(table.terminal, fair)
+
+
+def _reveal(terminal: Terminal, fair: FairSeeds | None) -> None:
+    """A fair game's secret seed, once the game is over or left."""
     if fair is not None:
         terminal.say(f"Fair deals. The secret seed was: {fair.server_seed.hex()}", wrap=False)
         terminal.say(f"(its SHA-256 is the commitment shown at the start, {fair.commitment})",
@@ -290,7 +300,7 @@ def _say_replay(terminal: Terminal, seed: int | None, fair: FairSeeds | None = N
 def _leave(table: TerminalGame, recorder: Recorder, path: str | None, status: int) -> int:
     """Leave a game early, saving its record: to ``--record``, or where the player says."""
     terminal = table.terminal
-    _say_replay(terminal, table.replay_seed, recorder.fair)
+    _say_replay(table, recorder.fair)
     if path is not None:
         try:
             recorder.save(table.game, path)

@@ -11,7 +11,7 @@ from typing import Any
 
 from rich.console import Console
 
-from bones.ai.review import COST_LEGEND, mistake_text, review
+from bones.ai.review import COST_LEGEND, deep_text, mistake_text, review
 from bones.cli.common import nonempty_path, positive, progress_bar
 from bones.engine.errors import BonesError
 from bones.engine.game import Game
@@ -82,12 +82,23 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(out))
         return 0
     print(text(game, record.players))
+    if (undone := _undone(record)) is not None:
+        print(undone)
     if args.moves:
         print()
         print(listing(game, record.players))
     if args.review:
         _print_review(game, record, seats, top)
     return 0
+
+
+def _undone(record: Record) -> str | None:
+    """A record of a game in which ``undo`` was used says so (``x-undo``, how many plays
+    were taken back): its plays are a practice game's, not one try each."""
+    times = dict(record.extra).get("x-undo")
+    if not isinstance(times, int) or isinstance(times, bool) or times <= 0:
+        return None
+    return f"practice game: undo was used {times} time{'' if times == 1 else 's'}"
 
 
 def _shown_progress(rows: Iterator[dict[str, Any]], total: int) -> Iterator[dict[str, Any]]:
@@ -127,7 +138,7 @@ def _print_review(game: Game, record: Record, seats: tuple[int, ...], top: int) 
         seat = row["seat"]
         name = printable(record.players[seat]) if seat < len(record.players) \
             else f"seat {seat}"
-        deep = f" ({row['skipped']} too deep to check)" if row["skipped"] else ""
+        deep = f" ({deep_text(row['skipped'])})" if row["skipped"] else ""
         head = f"hand {row['hand']}, {name} (seat {seat})"
         if not row["mistakes"]:
             print(f"{head}: no play could have done better{deep}")

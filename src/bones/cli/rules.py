@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import textwrap
 from typing import Any
 
@@ -67,17 +68,24 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     p.add_argument("preset", nargs="?", metavar="PRESET",
                    help=f"one of {', '.join(PRESETS)}")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--json", action="store_true",
+                   help="print one JSON object (indented on a terminal, one line when piped)")
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     if args.preset is None:
-        print(json.dumps(everything_json()) if args.json else everything_text())
+        print(_dumps(everything_json()) if args.json else everything_text())
         return 0
     rules = preset(args.preset)  # RulesError naming the known presets
-    print(json.dumps(preset_json(args.preset)) if args.json else preset_text(args.preset, rules))
+    print(_dumps(preset_json(args.preset)) if args.json else preset_text(args.preset, rules))
     return 0
+
+
+def _dumps(doc: dict[str, Any]) -> str:
+    """JSON for a person when standard output is a terminal (indented by 2), else one line
+    for a program or a pipe (``jq`` and ``grep`` read it either way)."""
+    return json.dumps(doc, indent=2 if sys.stdout.isatty() else None)
 
 
 def _value(value: object) -> str:

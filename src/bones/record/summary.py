@@ -45,22 +45,42 @@ def distinct(players: tuple[str, ...]) -> tuple[str, ...]:
                  else printable(name) for seat, name in enumerate(players))
 
 
+def _plural(subject: str) -> bool:
+    """Whether a subject takes the plural verb: "You" (the name ``bones play`` gives a lone
+    person) and partners ("Ana & Caro")."""
+    return subject == "You" or " & " in subject
+
+
+def _agree(subject: str, singular: str, plural: str) -> str:
+    """``subject`` and its verb agreeing: "Ana wins", "You win", "Ana & Caro win"."""
+    return f"{subject} {plural if _plural(subject) else singular}"
+
+
+def _named(values: list[str], players: tuple[str, ...]) -> str:
+    """One value per seat, each after the seat's name: ``You 0, Greedy 10``."""
+    return ", ".join(f"{players[s] if s < len(players) else f'seat {s}'} {v}"
+                     for s, v in enumerate(values))
+
+
 def text(game: Game, players: tuple[str, ...]) -> str:
     """A plain-text report: one line per hand, then the game score."""
     players = distinct(players)
     lines = []
     for number, r in enumerate(game.hand_results(), start=1):
-        counts = ", ".join(str(c) for c in r.counts)
+        counts = _named([str(c) for c in r.counts], players)
         if r.end == "unfinished":
-            lines.append(f"hand {number}: unfinished; counts so far {counts}")
+            lines.append(f"hand {number}: unfinished; counts so far: {counts}")
             continue
         how = "went out" if r.end == "out" else "blocked"
         if r.winner is None:
             who = "blocked, tied: nobody scores"
         else:
-            who = f"{side_name(game, r.winner, players)} wins ({how}), scores {max(r.points)}"
-        chips = "" if not any(r.pool) else "; chips " + ", ".join(f"{c:+d}" for c in r.pool)
-        lines.append(f"hand {number}: {who}; counts {counts}{chips}")
+            side = side_name(game, r.winner, players)
+            who = (f"{_agree(side, 'wins', 'win')} ({how}) and "
+                   f"{'score' if _plural(side) else 'scores'} {max(r.points)}")
+        chips = "" if not any(r.pool) else \
+            "; chips: " + _named([f"{c:+d}" for c in r.pool], players)
+        lines.append(f"hand {number}: {who}; counts: {counts}{chips}")
     scores = ", ".join(f"{side_name(game, s, players)} {v}" for s, v in enumerate(game.scores))
     lines.append(f"scores: {scores}")
     if game.winner is not None:
@@ -68,6 +88,5 @@ def text(game: Game, players: tuple[str, ...]) -> str:
     else:
         lines.append(f"game not finished (target {game.rules.target_points})")
     if any(game.chips):
-        lines.append("chips: " + ", ".join(f"{players[s]} {c:+d}"
-                                           for s, c in enumerate(game.chips)))
+        lines.append("chips: " + _named([f"{c:+d}" for c in game.chips], players))
     return "\n".join(lines)

@@ -63,13 +63,23 @@ class Undo:
 
 
 @dataclass(frozen=True, slots=True)
+class Sort:
+    """Show the hand in the next order: by suit, by pips, as dealt."""
+
+
+@dataclass(frozen=True, slots=True)
+class ShowLine:
+    """Show the whole layout, every tile, however long its line."""
+
+
+@dataclass(frozen=True, slots=True)
 class Unreadable:
     """Input that is not a command; ``reason`` is one line for the player."""
 
     reason: str
 
 
-Command = Pick | TileCode | Forced | Help | Hint | Quit | Undo | Unreadable
+Command = Pick | TileCode | Forced | Help | Hint | Quit | Undo | Sort | ShowLine | Unreadable
 
 ARM_WORDS: dict[str, Arm] = {
     "l": "left", "left": "left", "r": "right", "right": "right",
@@ -103,11 +113,12 @@ def read_command(text: str, choices: int, top: int,
     other two-digit number is read as a tile (``65`` is 6-5, ``03`` is 3-0: no list number
     starts with 0). Where a number is both a list number and a ``playable`` tile (``11``
     with twelve plays listed and 1-1 in hand) it is refused as unclear, naming both
-    readings, rather than one of them played silently.
+    readings, rather than one of them played silently. With one play listed, an empty
+    answer (Enter) picks it.
     """
     words = " ".join(text.strip().lower().split())
     if not words:
-        return Unreadable(HINT)
+        return Pick(1) if choices == 1 else Unreadable(HINT)
     if words in ("help", "h", "?"):
         return Help()
     if words in ("hint", "?h"):
@@ -116,6 +127,10 @@ def read_command(text: str, choices: int, top: int,
         return Quit()
     if words == "undo":
         return Undo()
+    if words == "sort":
+        return Sort()
+    if words in ("line", "layout"):
+        return ShowLine()
     if words in ("pass", "draw"):
         return Forced(words)
     if words.lstrip("#").isdecimal() and len(words) > 9:  # no list is that long

@@ -8,10 +8,10 @@ width the terminal guesses differently would break the 80-column promise.
 
 from __future__ import annotations
 
-import io
+import re
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
-from rich.console import Console
 from rich.text import Text
 
 from bones.engine.layout import Layout, Link
@@ -37,23 +37,32 @@ def tile_face(t: Tile) -> str:
     return face(t.high, t.low)
 
 
-#: Measures text for ``wrapped`` (Rich wraps a ``Text`` against a console's settings);
-#: nothing is ever printed to it.
-_MEASURE = Console(file=io.StringIO(), color_system=None, width=200)
-
-
 def wrapped(line: Text, width: int, indent: int = 2) -> list[Text]:
     """A sentence (a result, a count, a turn's news) wrapped at word breaks to ``width``,
-    its later lines indented: never cut, since its end is what it says (the points, the
-    count). Its styles are kept."""
+    its later lines indented (a hanging indent): never cut, since its end is what it says
+    (the points, the count). Its styles are kept; a word longer than a line is folded."""
     if line.cell_len <= width:
         return [line]
-    first, *rest = line.wrap(_MEASURE, width - indent)
-    first.rstrip()
-    out = [first]
-    for part in rest:
-        part.rstrip()
-        out.append(Text(" " * indent) + part)
+    out: list[Text] = []
+    current = Text()
+    continuing = False  # a new line that holds no word yet: spaces at a break are dropped
+    for number, word in enumerate(line.split(" ", allow_blank=True)):
+        if continuing and not word.plain:
+            continue
+        space = "" if number == 0 or continuing else " "
+        if current.plain.strip() and word.plain \
+                and current.cell_len + len(space) + word.cell_len > width:
+            current.rstrip()
+            out.append(current)
+            current, continuing, space = Text(" " * indent), True, ""
+        current.append(space)
+        current.append_text(word)
+        continuing = continuing and not word.plain
+        while current.cell_len > width:  # a word wider than a line
+            out.append(current[:width])
+            current = Text(" " * indent) + current[width:]
+    current.rstrip()
+    out.append(current)
     return out
 
 
@@ -84,7 +93,8 @@ def flow(items: Iterable[Text], width: int, indent: int = 2, gap: int = 2,
 
 def _fit(pieces: Sequence[Piece], budget: int) -> list[Piece]:
     """Keep both ends of a line of tiles and hide the middle behind ``..N..`` if it is too
-    long: the open ends are what a player plays on, the middle is history."""
+    long: the open ends are what a player plays on, the middle is history (and the ``line``
+    command shows it)."""
     if sum(len(p[0]) for p in pieces) <= budget:
         return list(pieces)
     room = budget - len(f" ..{len(pieces)}.. ")
@@ -106,56 +116,186 @@ def _fit(pieces: Sequence[Piece], budget: int) -> list[Piece]:
     return head + [(f" ..{j - i + 1}.. ", QUIET)] + tail[::-1]
 
 
+@dataclass(frozen=True, slots=True)
+class Lying:
+    """A tile as it lies in a line read left to right: its left half, its right half, and
+    whether it is the spinner."""
+
+    left: int
+    right: int
+    spinner: bool = False
+
+    def piece(self, backwards: bool = False) -> Piece:
+        """Drawn as read left to right, or (``backwards``) in a row of the snake that runs
+        right to left, where the tile lies turned round."""
+        left, right = (self.right, self.left) if backwards else (self.left, self.right)
+        return face(left, right, self.spinner), SPINNER if self.spinner else ""
+
+
 def _is_spinner(layout: Layout, arm: Arm, index: int) -> bool:
     return layout.spinner is not None and layout.spinner_at == (arm, index)
 
 
-def _inward(layout: Layout, arm: Arm, links: Sequence[Link]) -> list[Piece]:
+def _inward(layout: Layout, arm: Arm, links: Sequence[Link]) -> list[Lying]:
     """An arm drawn from its open end towards the centre (as the left arm is seen)."""
-    return [(face(out, touching, _is_spinner(layout, arm, i)), SPINNER if
-             _is_spinner(layout, arm, i) else "")
+    return [Lying(out, touching, _is_spinner(layout, arm, i))
             for i, (touching, out) in reversed(list(enumerate(links)))]
 
 
-def _line(layout: Layout, width: int) -> Text:
-    """The line through the first tile: ``left 4 < [4|2]...[5|1] > 1 right``."""
+def _line_tiles(layout: Layout) -> list[Lying]:
+    """The line through the first tile, from the left arm's open end to the right's."""
     first = layout.first
     assert first is not None
-    centre_is_spinner = layout.spinner is not None and layout.spinner_at is None
-    pieces = _inward(layout, "left", layout.chain("left"))
-    pieces.append((face(first.high, first.low, centre_is_spinner),
-                   SPINNER if centre_is_spinner else ""))
-    for i, (touching, out) in enumerate(layout.chain("right")):
-        spin = _is_spinner(layout, "right", i)
-        pieces.append((face(touching, out, spin), SPINNER if spin else ""))
-    head = Text.assemble("  left ", (str(layout.shows("left")), OPEN), " < ")
-    tail = Text.assemble(" > ", (str(layout.shows("right")), OPEN), " right")
+    tiles = _inward(layout, "left", layout.chain("left"))
+    tiles.append(Lying(first.high, first.low,
+                       layout.spinner is not None and layout.spinner_at is None))
+    tiles += [Lying(touching, out, _is_spinner(layout, "right", i))
+              for i, (touching, out) in enumerate(layout.chain("right"))]
+    return tiles
+
+
+def _label(arm: Arm, number: int | None, pointing: str) -> Text:
+    """An arm's name and open number with an arrow towards the number: ``left 4 <``
+    (``pointing`` ``"<"``, the tiles to its right) or ``> 1 right``."""
+    if pointing == "<":
+        return Text.assemble(f"{arm} ", (str(number), OPEN), " < ")
+    return Text.assemble(" > ", (str(number), OPEN), f" {arm}")
+
+
+def snake(tiles: Sequence[Lying], start: Text, end: Text | None, end_back: Text | None,
+          width: int, indent: int = 2) -> list[Text]:
+    """A line of tiles laid as on a real table that runs out of room: it goes right, turns
+    at the edge and comes back, and turns again, each row within ``width``. ``start`` (the
+    first open end's label) begins the first row; the last row ends with ``end`` when it
+    runs right, or starts with ``end_back`` when it runs left (``None``: nothing there, as
+    at a spinner). A turn is drawn ``-.`` above ``-'`` (or ``.-`` above ``'-``), and a
+    tile in a row that runs left lies turned round, so touching halves still meet."""
+    end_width = end.cell_len if end is not None else 0
+    back_width = end_back.cell_len if end_back is not None else 0
+    left = indent + max(start.cell_len, back_width, 2)  # where each row's tiles may start
+    body = max(1, width - 2 - left)  # room for tiles between the turns
+    whole = sum(len(t.piece()[0]) for t in tiles)
+    if indent + start.cell_len + whole + end_width <= width:  # one row: no turn at all
+        line = Text(" " * indent) + start
+        for t in tiles:
+            line.append(*t.piece())
+        if end is not None:
+            line.append_text(end)
+        return [line]
+    rows = _rows(tiles, body, end_width)
+    # as even as the same number of rows allows, so the turns come where the tiles end
+    even = max(len(t.piece()[0]) for t in tiles)
+    even = max(even, -(-whole // len(rows)))
+    while even < body:
+        tried = _rows(tiles, even, end_width)
+        if len(tried) <= len(rows):
+            rows = tried
+            break
+        even += 1
+    turning = rows if len(rows) % 2 == 0 else rows[:-1]  # rows that end at a turn
+    body = max(sum(len(t.piece()[0]) for t in row) for row in turning)
+    out = []
+    for number, row in enumerate(rows):
+        backwards = number % 2 == 1
+        last = number == len(rows) - 1
+        pieces = [t.piece(backwards) for t in (reversed(row) if backwards else row)]
+        used = sum(len(p[0]) for p in pieces)
+        line = Text(" " * indent)
+        if not backwards:
+            if number == 0:
+                line.append(" " * (left - indent - start.cell_len))
+                line.append_text(start)
+            else:
+                line.append(" " * (left - indent - 2) + "'-", QUIET)
+            for piece in pieces:
+                line.append(*piece)
+            if not last:
+                line.append("-" * (body - used) + "-.", QUIET)
+            elif end is not None:
+                line.append_text(end)
+        else:
+            if last:
+                line.append(" " * (left - indent + body - used - back_width))
+                if end_back is not None:
+                    line.append_text(end_back)
+            else:
+                line.append(" " * (left - indent - 2) + ".-" + "-" * (body - used), QUIET)
+            for piece in pieces:
+                line.append(*piece)
+            line.append("-'", QUIET)
+        line.rstrip()
+        out.append(line)
+    return out
+
+
+def _rows(tiles: Sequence[Lying], room: int, end_width: int) -> list[list[Lying]]:
+    """The snake's rows, each as many tiles as ``room`` columns take, the last with room
+    for the end's label when it runs right (a row that is not the last leaves the next
+    at least one tile, beside which that label goes)."""
+    rows: list[list[Lying]] = []
+    i = 0
+    while i < len(tiles):
+        backwards = len(rows) % 2 == 1
+        rest = sum(len(t.piece()[0]) for t in tiles[i:])
+        if rest <= room and (backwards or rest + end_width <= room + 2):
+            rows.append(list(tiles[i:]))
+            break
+        row: list[Lying] = []
+        used = 0
+        while i < len(tiles) - (1 if row else 0) \
+                and (not row or used + len(tiles[i].piece()[0]) <= room):
+            used += len(tiles[i].piece()[0])
+            row.append(tiles[i])
+            i += 1
+        rows.append(row)
+    return rows
+
+
+def _line(layout: Layout, width: int, whole: bool) -> list[Text]:
+    """The line through the first tile: ``left 4 < [4|2]...[5|1] > 1 right``, as a snake
+    (``whole``) or on one row with its middle hidden."""
+    tiles = _line_tiles(layout)
+    head = Text("  ") + _label("left", layout.shows("left"), "<")
+    tail = _label("right", layout.shows("right"), ">")
+    if whole:
+        return snake(tiles, head[2:], tail, _label("right", layout.shows("right"), "<"), width)
     budget = width - len(head.plain) - len(tail.plain)
-    return Text.assemble(head, *_fit(pieces, budget), tail)
+    return [Text.assemble(head, *_fit([t.piece() for t in tiles], budget), tail)]
 
 
-def _branch(layout: Layout, arm: Arm, width: int) -> Text:
+def _branch(layout: Layout, arm: Arm, width: int, whole: bool) -> list[Text]:
     """A spinner arm: ``up   2 < [2|3][3|6]{6|6}``, open end first, the spinner last."""
     spinner = layout.spinner
     assert spinner is not None
-    pieces = _inward(layout, arm, layout.chain(arm))
-    pieces.append((face(spinner.high, spinner.low, True), SPINNER))
-    head = Text.assemble(f"  {arm:<4} ", (str(layout.shows(arm)), OPEN), " < ")
-    return Text.assemble(head, *_fit(pieces, width - len(head.plain)))
+    tiles = _inward(layout, arm, layout.chain(arm))
+    tiles.append(Lying(spinner.high, spinner.low, True))
+    head = Text.assemble(f"{arm:<4} ", (str(layout.shows(arm)), OPEN), " < ")
+    if whole:
+        return snake(tiles, head, None, None, width)
+    line = Text("  ") + head
+    return [Text.assemble(line, *_fit([t.piece() for t in tiles], width - len(line.plain)))]
 
 
-def layout_lines(layout: Layout, width: int) -> list[Text]:
-    """The layout: the line with its left and right arms, then the spinner's up and down."""
+def hidden(layout: Layout, width: int) -> int:
+    """How many tiles the one-row layout (``layout_lines(..., whole=False)``) hides."""
+    lines = layout_lines(layout, width, whole=False)
+    return sum(int(m) for line in lines for m in re.findall(r" \.\.(\d+)\.\. ", line.plain))
+
+
+def layout_lines(layout: Layout, width: int, whole: bool = True) -> list[Text]:
+    """The layout: the line with its left and right arms, then the spinner's up and down.
+    ``whole`` lays every tile, a long line snaking over several rows; else each arm takes
+    one row and a long one hides its middle (``..5..``)."""
     if layout.is_empty:
         return [Text("  empty: the leader sets the first tile", QUIET)]
-    lines = [_line(layout, width)]
+    lines = _line(layout, width, whole)
     spinner = layout.spinner
     if spinner is not None and layout.shows("up") is None:
         note = (f"  spinner {face(spinner.high, spinner.low, True)}: up and down open "
                 "once both its sides have tiles")
-        lines.append(Text(note, QUIET))
+        lines += wrapped(Text(note, QUIET), width, indent=4)
     elif spinner is not None:
-        lines.extend(_branch(layout, arm, width) for arm in ("up", "down"))
+        lines += _branch(layout, "up", width, whole) + _branch(layout, "down", width, whole)
     for line in lines:
         line.truncate(width)
     return lines

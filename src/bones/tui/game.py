@@ -12,9 +12,12 @@ from __future__ import annotations
 
 import io
 import random
-from collections.abc import Callable
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 
-from bones.ai.review import COST_LEGEND, mistake_text, review
+from bones.ai.review import COST_LEGEND, deep_text, mistake_text, review
 from bones.engine.errors import IllegalMove
 from bones.engine.game import Game
 from bones.engine.moves import Draw, Pass, Play
@@ -33,17 +36,25 @@ from bones.tui.commands import (
     Hint,
     Pick,
     Quit,
+    ShowLine,
+    Sort,
     TileCode,
     Undo,
     Unreadable,
     read_arm,
     read_command,
 )
+from bones.tui.faces import layout_lines
 from bones.tui.screens import (
-    HELP,
+    ORDER_WORDS,
+    ORDERS,
+    choices,
+    command_lines,
     game_end_screen,
     hand_end_screen,
+    help_lines,
     pass_screen,
+    play_words,
     turn_screen,
     waiting_screen,
 )
@@ -56,6 +67,10 @@ class QuitGame(Exception):
 
 class _TakenBack(Exception):
     """``undo`` was accepted: the person's turn starts again, further back."""
+
+
+#: Seconds a bot may think before the screen says so.
+THINKING_AFTER = 0.3
 
 
 class TerminalGame:
@@ -75,6 +90,7 @@ class TerminalGame:
         self.rules = rules
         self.seating = seating
         self.seed = seed
+        self.think = think
         #: The seed that deals this whole game again, if one does.
         self.replay_seed = seed if replayable else None
         self.terminal = terminal
@@ -95,6 +111,8 @@ class TerminalGame:
         self._viewer: int | None = None
         #: Said once the next turn is on the screen (after ``undo``).
         self._notice: str | None = None
+        #: The order each person's hand is shown in (``sort``), kept for the game.
+        self._order: dict[int, str] = {}
 
     @property
     def game(self) -> Game:
@@ -103,6 +121,14 @@ class TerminalGame:
     @property
     def played_for(self) -> list[dict[str, object]]:
         return self.table.played_for
+
+    def replay_command(self) -> list[str] | None:
+        """The ``bones play`` command that deals this game again, if a seed does, as lines
+        to print: broken, where the screen is narrow, as a shell continues a line."""
+        if self.replay_seed is None:
+            return None
+        return command_lines(play_words(self.rules, self.seating, self.replay_seed,
+                                        self.think), self.terminal.width)
 
     # -- the loop ------------------------------------------------------------------------
 
@@ -119,10 +145,10 @@ class TerminalGame:
         while not table.finished:
             if self.game.current is None:  # a resumed game may be in the middle of a hand
                 table.deal()
-            table.advance()
+            self._advance()
             while (seat := table.waiting) is not None:
                 self._turn(seat)
-                table.advance()
+                self._advance()
             if self.after_hand is not None:
                 self.after_hand(self.game)
             self._show_hand_end()
@@ -130,8 +156,55 @@ class TerminalGame:
             if self.seating.humans:
                 self._between_hands()
         self.terminal.show(game_end_screen(self.game, self.seating, self.replay_seed,
-                                           self.terminal.width))
+                                           self.terminal.width, self.table.undone))
+        for line in self.replay_command() or ():
+            self.terminal.say(line, wrap=False)
         return self.game
+
+    def _advance(self) -> None:
+        """The table's bots and forced moves, with a sign on the screen while a bot thinks
+        for more than a moment."""
+        with self._thinking():
+            self.table.advance()
+
+    @contextmanager
+    def _thinking(self) -> Iterator[None]:
+        """While the table plays on, watch whose move it is: a bot still on the same move
+        after ``THINKING_AFTER`` seconds is said to be thinking, on a status line that goes
+        once it has moved. Only on a terminal (a transcript would keep the line), and only
+        with a person at the table to read it."""
+        if not self.terminal.console.is_terminal or not self.seating.humans:
+            yield
+            return
+        done = threading.Event()
+        watcher = threading.Thread(target=self._watch, args=(done,), daemon=True)
+        watcher.start()
+        try:
+            yield
+        finally:
+            done.set()
+            watcher.join()
+
+    def _watch(self, done: threading.Event) -> None:
+        shown: str | None = None
+        since, at = time.monotonic(), None
+        while not done.wait(0.05):
+            state = self.table.game.current
+            where = None if state is None else (len(self.table.game.hands), len(state.moves))
+            if where != at:
+                since, at = time.monotonic(), where
+                if shown is not None:
+                    self.terminal.status(None)
+                    shown = None
+            if state is None or self.seating.is_human(state.to_move) \
+                    or time.monotonic() - since < THINKING_AFTER:
+                continue
+            text = f"{self.seating.names[state.to_move]} is thinking..."
+            if text != shown:
+                self.terminal.status(text)
+                shown = text
+        if shown is not None:
+            self.terminal.status(None)
 
     def _turn(self, seat: int) -> None:
         """A person's turn: asked until the table takes a play (or takes one back)."""
@@ -198,15 +271,18 @@ class TerminalGame:
             name = self.seating.names[seat]
             if not mistakes:
                 self.terminal.say(f"{name}: no play could have done better"
-                                  + (f" ({skipped} too deep to check)" if skipped else "."))
+                                  + (f" ({deep_text(skipped)})" if skipped else "."), indent=2)
                 continue
             self.terminal.say(f"{name}: the plays that cost the most (and the better play):")
             for m in mistakes[:3]:
-                self.terminal.say(f"  {mistake_text(m, own=True)}")
+                self.terminal.say(f"  {mistake_text(m, own=True)}", indent=4)
             if skipped:
-                self.terminal.say(f"  ({skipped} decisions were too deep to check)")
+                self.terminal.say(f"  ({deep_text(skipped)})", indent=4)
 
     def _between_prompt(self) -> str:
+        if self.terminal.width < 64:  # on one line of a narrow screen
+            return ("Press Enter for the result of the game (r: review) "
+                    if self.game.finished else "Press Enter for the next hand (r: review) ")
         return ("Press Enter for the result of the game (r: review your plays) "
                 if self.game.finished
                 else "Press Enter for the next hand (r: review your plays, quit) ")
@@ -249,9 +325,30 @@ class TerminalGame:
         self.terminal.clear()
         self.terminal.show(turn_screen(view, self.seating, len(self.game.hands),
                                        self.terminal.width, self.terminal.height,
-                                       self.terminal.lines_of(prompt)))
+                                       self.terminal.lines_of(prompt),
+                                       self._order.get(view.seat, "dealt")))
 
     # -- a person's move -----------------------------------------------------------------
+
+    def _prompt(self, plays: Sequence[Play]) -> str:
+        """The move prompt, naming what may be typed (hint and undo too) as far as the
+        screen's width allows: the longest form that leaves room for the answer."""
+        undo = ", undo" if self.table.undo_allowed else ""
+        if len(plays) == 1:
+            play = plays[0]
+            named = f"{play.tile}" + (f" on the {play.end}" if play.end else "")
+            forms = [f"Your move (Enter plays {named}; hint{undo}, help, quit): ",
+                     f"Your move (Enter plays {named}; hint{undo}, help): ",
+                     f"Your move (Enter plays {named}; help): ",
+                     "Your move (Enter plays it; help): "]
+        else:
+            n = len(plays)
+            forms = [f"Your move (1-{n}, a tile like 6-5 or 65r, hint{undo}, help, quit): ",
+                     f"Your move (1-{n} or a tile; hint{undo}, help, quit): ",
+                     f"Your move (1-{n}, hint{undo}, help): ",
+                     f"Your move (1-{n}, help): "]
+        room = self.terminal.width - 8  # room to type the answer on the same line
+        return next((form for form in forms if len(form) <= room), forms[-1])
 
     def _ask(self, seat: int) -> None:
         """Ask the person at ``seat`` for a play until the table takes one (``_TakenBack``
@@ -259,30 +356,41 @@ class TerminalGame:
         self._hand_over_keyboard(seat)
         self._viewer = seat
         view = self.table.seat_view(seat)
-        choices = len(view.legal)
-        prompt = (f"Your move (1-{choices}, a tile like 6-5 or 65r, help, quit): "
-                  if choices > 1 else "Your move (1, a tile like 6-5, help, quit): ")
+        plays = choices(view, self._order.get(seat, "dealt"))
+        prompt = self._prompt(plays)
         self._draw_turn(view, prompt)
         if self._notice is not None:
             self.terminal.say(self._notice)
             self._notice = None
         while True:
-            command = read_command(self.terminal.ask(prompt), choices, self.rules.set,
-                                   {p.tile for p in view.legal})
-            if self._respond(view, command):
+            command = read_command(self.terminal.ask(prompt), len(plays), self.rules.set,
+                                   {p.tile for p in plays})
+            if isinstance(command, Sort):
+                order = ORDERS[(ORDERS.index(self._order.get(seat, "dealt")) + 1)
+                               % len(ORDERS)]
+                self._order[seat] = order
+                plays = choices(view, order)
+                self._draw_turn(view, prompt)
+                after = ORDER_WORDS[ORDERS[(ORDERS.index(order) + 1) % len(ORDERS)]]
+                self.terminal.say(f"Your hand is shown {ORDER_WORDS[order]}, and numbered so "
+                                  f"(sort again: {after}).")
+                continue
+            if self._respond(view, plays, command):
                 return
 
-    def _respond(self, view: SeatView, command: Command) -> bool:
+    def _respond(self, view: SeatView, plays: Sequence[Play], command: Command) -> bool:
         """Carry out one command: whether the table took a play; ``False`` after help, a
-        hint, a declined quit, or a one-line reason."""
+        hint, the whole line, a declined quit, or a one-line reason."""
         if isinstance(command, Help):
-            for line in HELP:
-                self.terminal.say(line)
+            self.terminal.show(help_lines(self.terminal.width))
             return False
         if isinstance(command, Hint):
             advice, reason = hint(view, self.seed, self.seating.names)
             where = f" on the {advice.end} arm" if advice.end else ""
             self.terminal.say(f"Hint: play {advice.tile}{where}: {reason}")
+            return False
+        if isinstance(command, ShowLine):
+            self._show_line(view)
             return False
         if isinstance(command, Quit):
             self._confirm_quit()
@@ -290,19 +398,25 @@ class TerminalGame:
         if isinstance(command, Undo):
             self._take_back(view)
             return False
-        if isinstance(command, Unreadable):
-            self.terminal.say(f"Unclear: {command.reason}", "red")
+        if isinstance(command, Unreadable | Sort):  # sort is the caller's
+            if isinstance(command, Unreadable):
+                self.terminal.say(f"Unclear: {command.reason}", "red")
             return False
-        move = view.legal[command.number - 1] if isinstance(command, Pick) \
-            else self._move_of(view, command)
-        if move is None:
-            return False
+        move = plays[command.number - 1] if isinstance(command, Pick) \
+            else self._move_of(view, plays, command)
         try:
             self.table.submit(view.seat, move)
         except IllegalMove as exc:
             self.terminal.say(f"Illegal: {_personal(str(exc), view.seat)}", "red")
             return False
         return True
+
+    def _show_line(self, view: SeatView) -> None:
+        """Every tile of the layout, its long line snaking over as many rows as it needs."""
+        placed = len(view.layout.placed)
+        self.terminal.say(f"The whole layout ({placed} tile{'' if placed == 1 else 's'}), "
+                          "from the left arm's open end to the right's:")
+        self.terminal.show(layout_lines(view.layout, self.terminal.width))
 
     def _take_back(self, view: SeatView) -> None:
         """Go back to the start of the person's previous turn this hand (``_TakenBack``),
@@ -316,24 +430,28 @@ class TerminalGame:
         self._notice = f"Taken back: your {tile} and the moves after it."
         raise _TakenBack
 
-    def _move_of(self, view: SeatView, command: TileCode | Forced) -> Play | Draw | Pass | None:
-        """The move a tile code or a typed ``pass``/``draw`` stands for; asks for the arm when
-        the tile fits two and none was given (``None`` if the answer names no such arm)."""
+    def _move_of(self, view: SeatView, plays: Sequence[Play],
+                 command: TileCode | Forced) -> Play | Draw | Pass:
+        """The move a tile code or a typed ``pass``/``draw`` stands for; asks for the arm
+        when the tile fits two and none was given, until the answer names one. A tile
+        listed once (a lone double's two sides are one play) goes where the list says."""
         seat = view.seat
         if isinstance(command, Forced):
             return Pass(seat) if command.kind == "pass" else Draw(seat)
         end = command.end
-        arms = [p.end for p in view.legal if p.tile == command.tile and p.end is not None]
+        arms = [p.end for p in plays if p.tile == command.tile and p.end is not None]
+        if end is None and len(arms) == 1:
+            end = arms[0]
         if end is None and len(arms) > 1:
             layout = view.layout
             fits = " and ".join(f"the {arm} arm ({layout.shows(arm)})" for arm in arms)
             self.terminal.say(f"{command.tile} fits {fits}.")
-            answer = self.terminal.ask(f"Which arm? [{'/'.join(arms)}] ")
-            end = read_arm(answer)
-            if end not in arms:
-                self.terminal.say(f"Unclear: no arm chosen; {command.tile} goes on "
-                                  f"{' or '.join(arms)}", "red")
-                return None
+            while end not in arms:
+                end = read_arm(self.terminal.ask(f"Which arm? [{'/'.join(arms)}] "))
+                if end not in arms:
+                    self.terminal.say(f"Unclear: {command.tile} goes on "
+                                      f"{' or '.join(arms)}: type "
+                                      f"{' or '.join(a[0] for a in arms)}", "red")
         return Play(seat, command.tile, end)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bones.engine.layout import Layout
 from bones.engine.moves import Draw, Move, Pass, Play
 from bones.engine.tiles import Tile
 
@@ -42,16 +43,40 @@ def turns(moves: Sequence[Move]) -> list[Turn]:
 
 
 def since_last_turn(moves: Sequence[Move], seat: int) -> tuple[list[Turn], bool]:
-    """The turns a seat has not yet seen, after a reminder of its own last finished turn.
+    """The turns a seat has not yet seen, after a reminder of its own last play: a person
+    sees the table only when asked to play, so a pass the rules made for the seat since
+    (and a draw) is news to it too.
 
-    The flag says whether the seat has finished no turn yet this hand (so the hand's start,
+    The flag says whether the seat has played no tile yet this hand (so the hand's start,
     and who led, is news to it too).
     """
     all_turns = turns(moves)
-    finished = [i for i, t in enumerate(all_turns) if t.seat == seat and t.end is not None]
-    if not finished:
+    played = [i for i, t in enumerate(all_turns)
+              if t.seat == seat and isinstance(t.end, Play)]
+    if not played:
         return all_turns, True
-    return all_turns[finished[-1]:], False
+    return all_turns[played[-1]:], False
+
+
+def open_numbers(moves: Sequence[Move], spinner: bool) -> tuple[int, ...]:
+    """The numbers the layout's arms showed after ``moves`` (the first moves of a hand),
+    lowest first: what a seat that passed or drew then could not match."""
+    layout = Layout(uses_spinner=spinner)
+    for move in moves:
+        if isinstance(move, Play):
+            layout = layout.place(move.tile, move.end)
+    return tuple(sorted(layout.open_numbers()))
+
+
+def why_forced(turn: Turn, before: Sequence[Move], spinner: bool, draw: bool) -> str:
+    """Why the rules drew or passed for a seat: the numbers it could not match, the
+    boneyard it could not draw from (``before``: the hand's moves before the turn)."""
+    numbers = open_numbers(before, spinner)
+    shown = " or ".join(str(n) for n in numbers) if numbers else "the layout"
+    if isinstance(turn.end, Pass):
+        empty = ", and no tile was left to draw" if draw else ""
+        return f"nothing in your hand matched {shown}{empty}"
+    return f"nothing in your hand matched {shown}"
 
 
 def _tiles(n: int) -> str:

@@ -7,13 +7,18 @@ purpose: leaving the game is decided by ``bones play``, which knows about the re
 
 from __future__ import annotations
 
+import os
 import sys
+import threading
 from collections.abc import Iterable
 
 from rich.console import Console
 from rich.text import Text
 
-#: The screen every turn is drawn for, whatever the terminal: a compact game fits 80x24.
+from bones.tui.faces import wrapped
+
+#: The screen drawn where output is not a terminal (a pipe, a file): a compact game fits
+#: 80x24. On a terminal every screen takes the terminal's own size.
 WIDTH = 80
 HEIGHT = 24
 #: The least a screen is drawn for: below it lines are cut (``Terminal.too_small`` says so).
@@ -27,23 +32,56 @@ _CLEAR = "\x1b[H\x1b[2J\x1b[3J"
 
 
 class Terminal:
-    """A Rich console and ``input``, sized to at most 80x24."""
+    """A Rich console and ``input``, sized to the terminal (80x24 where output is not one)."""
 
     def __init__(self, console: Console, echo: bool | None = None) -> None:
         self.console = console
         #: Print each answer after reading it: a terminal echoes what is typed, a pipe does
         #: not, and a transcript of piped answers should still read like a session.
         self.echo = not sys.stdin.isatty() if echo is None else echo
+        #: The status line on display (``status``), and a lock, as a thread writes it.
+        self._status: str | None = None
+        self._lock = threading.Lock()
+
+    def _size(self) -> tuple[int, int] | None:
+        """The terminal's columns and lines as the terminal itself says them now (a window
+        resized during the game is drawn for at its new size), or ``None`` where output is
+        not a terminal. The terminal is asked, not ``COLUMNS``, which may be stale."""
+        if not self.console.is_terminal:
+            return None
+        try:
+            size = os.get_terminal_size(self.console.file.fileno())
+        except (AttributeError, OSError, ValueError):
+            return self.console.width, self.console.height
+        return size.columns or self.console.width, size.lines or self.console.height
 
     @property
     def width(self) -> int:
-        """Columns a screen may use: 80, or fewer on a narrower terminal."""
-        return max(MIN_WIDTH, min(self.console.width, WIDTH))
+        """Columns a screen may use: the terminal's (at least 40), or 80 off a terminal."""
+        size = self._size()
+        return max(MIN_WIDTH, size[0] if size is not None else min(self.console.width, WIDTH))
 
     @property
     def height(self) -> int:
-        """Lines a screen may use: 24, or fewer on a shorter terminal."""
-        return max(MIN_HEIGHT, min(self.console.height, HEIGHT))
+        """Lines a screen may use: the terminal's (at least 16), or 24 off a terminal."""
+        size = self._size()
+        return max(MIN_HEIGHT, size[1] if size is not None else min(self.console.height,
+                                                                    HEIGHT))
+
+    def status(self, text: str | None) -> None:
+        """Show ``text`` on a status line below the screen, or with ``None`` take it away
+        (``Expert is thinking...``); only on a terminal, where it can be erased."""
+        if not self.console.is_terminal:
+            return
+        with self._lock:
+            out = self.console.file
+            if text is None:
+                if self._status is not None:
+                    out.write("\r\x1b[2K")
+            else:
+                out.write("\r\x1b[2K" + text[:max(0, self.width - 1)])
+            self._status = text
+            out.flush()
 
     def lines_of(self, text: str) -> int:
         """How many lines ``text`` and what is typed after it take at ``width`` (a prompt
@@ -55,7 +93,7 @@ class Terminal:
         16 lines), where lines are cut or scroll away; ``None`` when it is big enough."""
         if not self.console.is_terminal:
             return None
-        columns, lines = self.console.width, self.console.height
+        columns, lines = self._size() or (self.console.width, self.console.height)
         if columns >= MIN_WIDTH and lines >= MIN_HEIGHT:
             return None
         return (f"This terminal is {columns}x{lines}; bones play is drawn for at least "
@@ -73,12 +111,12 @@ class Terminal:
         for line in lines:
             self.console.print(line, no_wrap=True, overflow="crop", width=self.width)
 
-    def say(self, text: str, style: str = "", wrap: bool = True) -> None:
-        """A line of news or a refusal, wrapped (never cut) at ``width``: a path or a reason
-        must be read whole. A command to copy is not wrapped (``wrap=False``): a break in
-        it would be copied too."""
+    def say(self, text: str, style: str = "", wrap: bool = True, indent: int = 0) -> None:
+        """A line of news or a refusal, wrapped (never cut) at ``width`` between words, its
+        later lines ``indent`` deep: a path or a reason must be read whole. A command to
+        copy is not wrapped (``wrap=False``): a break in it would be copied too."""
         if wrap:
-            self.console.print(Text(text, style), overflow="fold", width=self.width)
+            self.show(wrapped(Text(text, style), self.width, indent))
         else:
             self.console.print(Text(text, style), soft_wrap=True)
 
