@@ -34,7 +34,14 @@ from bones.cli.common import (
 from bones.cli.options import add_rules_arguments, rules_from_args
 from bones.engine.errors import BonesError
 from bones.engine.rules import Rules
-from bones.record.files import holds_something, probe, reason, rewrite, write_whole
+from bones.record.files import (
+    check_place,
+    holds_something,
+    probe,
+    reason,
+    rewrite,
+    write_whole,
+)
 from bones.record.folder import refuse_used
 from bones.record.writer import dump
 from bones.sim.fastsim import fast_series, summary_of
@@ -186,12 +193,18 @@ class Recorder:
         folder = path.parent if path.suffix == ".json" else path
         if path.suffix != ".json":
             refuse_used(path, ("game-*.json",), " (name a .json file to save a single game)")
-        elif path.is_dir():
+        elif path.is_dir() and not path.is_symlink():
             raise BonesError(f"cannot write the record to {path}: it is a folder (name a "
                              "folder without .json for the records of several games)")
         elif holds_something(path):
             raise BonesError(f"cannot write the record to {path}: it already holds "
                              "something; choose a new file or remove it")
+        else:
+            try:
+                check_place(path)  # a device, a pipe, a link: refused, never replaced
+            except OSError as exc:
+                raise BonesError(f"cannot write the record to {path}: {reason(exc)}") \
+                    from None
         try:
             probe(folder)
         except OSError as exc:
