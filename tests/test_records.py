@@ -119,7 +119,7 @@ def test_golden_top_double_deal_without_six_six_is_refused_as_a_redeal(tmp_path,
     path.write_text(json.dumps(doc))
     capsys.readouterr()
     assert main(["replay", str(path), "--json"]) == 1
-    assert capsys.readouterr().err.startswith("hand 2: the rules redeal this deal")
+    assert capsys.readouterr().err.startswith("bones: hand 2: the rules redeal this deal")
 
 
 def test_golden_game_ends_when_the_target_is_reached(capsys):
@@ -141,7 +141,7 @@ def test_golden_game_refuses_a_hand_after_the_target_is_reached(tmp_path, capsys
     path.write_text(json.dumps(doc))
     capsys.readouterr()
     assert main(["replay", str(path), "--json"]) == 1
-    assert capsys.readouterr().err.startswith("hand 3: the game was already won")
+    assert capsys.readouterr().err.startswith("bones: hand 3: the game was already won")
 
 
 @pytest.mark.parametrize("name", GOLDEN)

@@ -103,14 +103,17 @@ def test_unknown_preset_is_refused_naming_it_and_the_known_ones(capsys, name):
 @pytest.mark.parametrize(("content", "reason"), [
     (b"{not json", "is not JSON: Expecting property name"),
     (b"[" * 100_000 + b"]" * 100_000, "cannot be read: arrays and objects nest deeper"),
-    (bytes(range(256)), "cannot read rules file"),
+    (bytes(range(256)), "house.json: not UTF-8 text (byte 0x80 at offset 128), so not a "
+                        "rules file"),
     (b'{"target": -Infinity}', "is not JSON: -Infinity is not a JSON value"),
 ])
-def test_a_rules_file_that_is_not_json_is_one_line_and_status_1(tmp_path, capsys, content,
+def test_a_rules_file_that_is_not_json_is_one_line_and_status_2(tmp_path, capsys, content,
                                                                reason):
+    """A file that cannot be read as rules is a flag value that cannot be read: status 2,
+    as --seed abc."""
     path = tmp_path / "house.json"
     path.write_bytes(content)
-    assert main(["arena", "--rules", str(path), "--games", "1", "--quiet"]) == 1
+    assert main(["arena", "--rules", str(path), "--games", "1", "--quiet"]) == 2
     out, err = capsys.readouterr()
     assert out == "" and err.count("\n") == 1 and reason in err and "Traceback" not in err
 

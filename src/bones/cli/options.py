@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from bones.cli.rules import MEANINGS, values_in_words
-from bones.engine.errors import RulesError
+from bones.engine.errors import InputError, RulesError
 from bones.engine.rules import (
     BOOLEANS,
     OPTION_NAMES,
@@ -16,7 +16,7 @@ from bones.engine.rules import (
     read_whole,
     rules_from_json,
 )
-from bones.record.reader import is_unreadable, json_fault, strict_json
+from bones.record.reader import is_unreadable, json_fault, read_text, strict_json
 
 _INTEGER = ("set", "players", "reserve", "ante")
 _INT_OR_WORD = ("hand_size", "target")
@@ -56,15 +56,14 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
     source: str = args.rules
     base: object = source
     if source not in PRESETS and (source.endswith(".json") or Path(source).exists()):
+        # A file that cannot be read is refused with status 2, as a flag whose value
+        # cannot be read; its options, once read, are checked as any rules are (status 1).
+        text = read_text(source, "a rules file")
         try:
-            base = strict_json(Path(source).read_text(encoding="utf-8-sig"))
-        except (OSError, UnicodeDecodeError) as exc:
-            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-            raise RulesError("preset", f"cannot read rules file {source}: {reason}") from None
+            base = strict_json(text)
         except ValueError as exc:
             what = "cannot be read" if is_unreadable(exc) else "is not JSON"
-            raise RulesError("preset", f"rules file {source} {what}: {json_fault(exc)}") \
-                from None
+            raise InputError(f"rules file {source} {what}: {json_fault(exc)}") from None
         if isinstance(base, dict) and "rules" in base and "format" in base:
             base = base["rules"]  # a whole record: take its rules
     rules = rules_from_json(base)

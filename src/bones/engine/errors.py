@@ -27,6 +27,12 @@ class BonesError(ValueError):
         super().__init__(one_line(message))
 
 
+class InputError(BonesError):
+    """Input that cannot be read at all, as opposed to one that breaks a rule: a file that
+    is missing, too large, not UTF-8 text or not JSON (exit status 2, as for a flag whose
+    value cannot be read)."""
+
+
 class RulesError(BonesError):
     """A rules object that is unknown, malformed or cannot be dealt; names the option."""
 

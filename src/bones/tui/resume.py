@@ -19,7 +19,7 @@ from typing import Any
 from bones.engine.errors import BonesError
 from bones.engine.game import Game, deal, new_game, play, start_hand
 from bones.record.model import Record
-from bones.record.reader import RecordError, RecordFormatError, read_file
+from bones.record.reader import RecordError, read_file
 
 #: Fields of a record that ``bones play`` writes afresh when it saves a resumed game, or
 #: leaves out: ``ended`` (the game goes on, so the time it was left is not when it ended).
@@ -48,10 +48,11 @@ class Resumed:
 
 
 def resume(path: str) -> Resumed:
-    """Read the record at ``path`` for play; ``BonesError`` (one line) when it cannot be."""
+    """Read the record at ``path`` for play; ``BonesError`` (one line) when it cannot be:
+    ``RecordFormatError`` (status 2, naming the file) when it is not a record at all."""
     try:
         record, game = read_file(Path(path))
-    except (RecordError, RecordFormatError) as exc:
+    except RecordError as exc:
         raise BonesError(f"--resume {path}: {exc}") from None
     if game.finished:
         raise BonesError(f"--resume {path}: that game is over; there is nothing to resume")
