@@ -156,7 +156,7 @@ def test_a_refusal_stays_one_line_whatever_the_record_quotes(tmp_path, capsys):
     doc = _valid()
     doc["bad\nkey\r\u2028\x1b[31m"] = 1
     status, err = _run(tmp_path, capsys, doc)
-    assert status == 1 and err == 'record: unknown field "bad\\nkey\\r\\u2028\\x1b[31m"\n'
+    assert status == 1 and err == 'record: unknown field "bad\\nkey\\r\\u2028\\u001b[31m"\n'
     doc = _valid()
     doc["hands"][0]["moves"][1]["end"] = "left\nhand 9, move 1: forged"
     status, err = _run(tmp_path, capsys, doc)

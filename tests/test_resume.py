@@ -184,7 +184,7 @@ def test_a_record_never_starts_the_program_its_seats_name(tmp_path, capsys):
     assert main(["play", "--resume", str(left)]) == 1
     err = capsys.readouterr().err
     assert "a record's program is never started; give --seats" in err and err.count("\n") == 1
-    assert f"(' CMD:touch {marker}')" in err  # quoted as the record has it
+    assert f'(" CMD:touch {marker}")' in err  # quoted as the record has it
     assert not marker.exists() and left.read_text() == before
     assert main(["play", "--resume", str(left), *BOTS]) == 0  # --seats stands in for it
     assert not marker.exists()

@@ -97,7 +97,7 @@ def test_unknown_preset_is_refused_naming_it_and_the_known_ones(capsys, name):
     assert main(["rules", name]) == 1
     out, err = capsys.readouterr()
     assert out == "" and err.count("\n") == 1
-    assert repr(name) in err and all(known in err for known in PRESETS)
+    assert json.dumps(name) in err and all(known in err for known in PRESETS)
 
 
 @pytest.mark.parametrize(("content", "reason"), [

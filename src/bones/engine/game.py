@@ -23,7 +23,7 @@ from typing import Literal
 from bones.engine import lead as leads
 from bones.engine import pool as pools
 from bones.engine.chain import Chain
-from bones.engine.errors import DealError, IllegalMove
+from bones.engine.errors import DealError, IllegalMove, quoted
 from bones.engine.moves import Move
 from bones.engine.rules import Rules
 from bones.engine.scoring import outcome
@@ -164,7 +164,7 @@ def check_deal(game: Game, hands: Sequence[Sequence[Tile]], boneyard: Sequence[T
                         f"needs (no_double: {rules.no_double})")
     if leader is not None and (not isinstance(leader, int) or isinstance(leader, bool)
                                or not 0 <= leader < rules.players):
-        raise DealError(f"leader {leader!r} is not a seat (0 to {rules.players - 1})")
+        raise DealError(f"leader {quoted(leader)} is not a seat (0 to {rules.players - 1})")
     if decided.seat is None:
         if leader is None:
             raise DealError("the leader is decided by lots, so the hand must name its leader")

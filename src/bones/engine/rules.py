@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
-from bones.engine.errors import RulesError
+from bones.engine.errors import RulesError, quoted
 from bones.engine.tiles import set_size
 
 HandSize = int | Literal["standard", "pool"]
@@ -190,24 +190,26 @@ def read_whole(text: str) -> int | None:
 def _validate(r: Rules) -> None:
     """Check types, ranges and dealability; raise ``RulesError`` naming the first bad option."""
     if not is_int(r.set) or r.set not in SETS:
-        raise _fail("set", f"must be one of 6, 9, 12, 15, 18, not {r.set!r}")
+        raise _fail("set", f"must be one of 6, 9, 12, 15, 18, not {quoted(r.set)}")
     if not is_int(r.players) or r.players < LEAST["players"]:
         raise _fail("players", f"must be a whole number of at least {LEAST['players']}, "
-                    f"not {r.players!r}")
+                    f"not {quoted(r.players)}")
     for name in BOOLEANS:
         if not isinstance(getattr(r, name), bool):
-            raise _fail(name, f"must be true or false, not {getattr(r, name)!r}")
+            raise _fail(name, f"must be true or false, not {quoted(getattr(r, name))}")
     for name in ("reserve", "ante"):
         value = getattr(r, name)
         if not is_int(value) or value < LEAST[name]:
-            raise _fail(name, f"must be a whole number of at least {LEAST[name]}, not {value!r}")
+            raise _fail(name, f"must be a whole number of at least {LEAST[name]}, "
+                        f"not {quoted(value)}")
     for name, choices in _CHOICES.items():
         value = getattr(r, name)
         if value not in choices:
             listed = ", ".join(f'"{c}"' for c in choices)
-            raise _fail(name, f"must be one of {listed}, not {value!r}")
+            raise _fail(name, f"must be one of {listed}, not {quoted(value)}")
     if r.target != "pagat" and (not is_int(r.target) or r.target < LEAST["target"]):
-        raise _fail("target", f'must be a whole number of at least 1 or "pagat", not {r.target!r}')
+        raise _fail("target", 'must be a whole number of at least 1 or "pagat", '
+                    f"not {quoted(r.target)}")
     if r.partnerships and r.players != 4:
         raise _fail("partnerships", f"needs exactly 4 players, not {r.players}")
     hand = _resolved_hand_size(r)
@@ -245,7 +247,7 @@ def _resolved_hand_size(r: Rules) -> int:
         return size
     if not is_int(hs) or hs < LEAST["hand_size"]:
         raise _fail("hand_size", f'must be a whole number of at least 1, "standard" or "pool", '
-                    f"not {hs!r}")
+                    f"not {quoted(hs)}")
     return hs
 
 
@@ -276,7 +278,7 @@ def preset(name: str) -> Rules:
         return PRESETS[name]
     except KeyError:
         known = ", ".join(PRESETS)
-        raise _fail("preset", f"is unknown: {name!r} (known: {known})") from None
+        raise _fail("preset", f"is unknown: {quoted(name)} (known: {known})") from None
 
 
 def rules_from_json(value: object, players: int | None = None) -> Rules:
@@ -290,12 +292,12 @@ def rules_from_json(value: object, players: int | None = None) -> Rules:
     elif isinstance(value, Mapping):
         data = {str(k): v for k, v in value.items() if not str(k).startswith("x-")}
     else:
-        raise _fail("preset", f"rules must be a preset name or an object, not {value!r}")
+        raise _fail("preset", f"rules must be a preset name or an object, not {quoted(value)}")
     base = Rules()
     if "preset" in data:  # an explicit null is a bad preset, not a missing one
         name = data.pop("preset")
         if not isinstance(name, str):
-            raise _fail("preset", f"must be a preset name, not {name!r}")
+            raise _fail("preset", f"must be a preset name, not {quoted(name)}")
         base = preset(name)
     for key in data:
         if key not in OPTION_NAMES:
@@ -305,5 +307,5 @@ def rules_from_json(value: object, players: int | None = None) -> Rules:
         if "players" not in data:
             data["players"] = players
         elif given != players or not is_int(given):
-            raise _fail("players", f"is {given!r}, but the record lists {players} players")
+            raise _fail("players", f"is {quoted(given)}, but the record lists {players} players")
     return dataclasses.replace(base, preset=base.preset, **data)  # type: ignore[arg-type]

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from bones.engine import game as games
-from bones.engine.errors import BonesError, InputError, RulesError
+from bones.engine.errors import BonesError, InputError, RulesError, quoted
 from bones.engine.game import Game
 from bones.engine.moves import Arm, Draw, Move, Pass, Play
 from bones.engine.rules import Rules, is_int, rules_from_json
@@ -156,7 +156,7 @@ def strict_json(text: str, twice: list[str] | None = None) -> Any:
         for name, value in pairs:
             if name in found:
                 if twice is None:
-                    raise NamedTwice(f"an object names {json.dumps(name)} twice")
+                    raise NamedTwice(f"an object names {quoted(name)} twice")
                 twice.append(name)
             found[name] = value
         return found
@@ -222,7 +222,7 @@ def load(text: str) -> dict[str, Any]:
     if doc.get("format") != FORMAT:
         raise RecordFormatError(f'not a record: it lacks "format": "{FORMAT}"')
     if twice:
-        raise RecordError(f"record: an object names {json.dumps(twice[0])} twice")
+        raise RecordError(f"record: an object names {quoted(twice[0])} twice")
     return doc
 
 
@@ -242,7 +242,7 @@ def parse(doc: Mapping[str, Any]) -> tuple[Record, Game]:
     """Check a decoded record against the format and the rules; return it and its game."""
     unknown = _unknown(doc, ("format", "rules", "players", "hands"))
     if unknown is not None:
-        raise RecordError(f'record: unknown field "{unknown}"')
+        raise RecordError(f"record: unknown field {quoted(unknown)}")
     for key in ("rules", "players", "hands"):
         if key not in doc:
             raise RecordError(f'record: the "{key}" field is missing')
@@ -273,7 +273,7 @@ def _hand(rules: Rules, game: Game, obj: object, index: int) -> tuple[HandRecord
         raise RecordError(f"{where}: a hand must be an object")
     unknown = _unknown(obj, ("deal", "boneyard", "leader", "moves"))
     if unknown is not None:
-        raise RecordError(f'{where}: unknown field "{unknown}"')
+        raise RecordError(f"{where}: unknown field {quoted(unknown)}")
     for key in ("deal", "boneyard", "moves"):
         if key not in obj:
             raise RecordError(f'{where}: the "{key}" field is missing')
@@ -289,7 +289,7 @@ def _hand(rules: Rules, game: Game, obj: object, index: int) -> tuple[HandRecord
         raise RecordError(f"{where}: {exc}") from None
     leader = obj.get("leader")
     if leader is not None and not is_int(leader):
-        raise RecordError(f"{where}: leader {leader!r} is not a seat number")
+        raise RecordError(f"{where}: leader {quoted(leader)} is not a seat number")
     if game.finished:
         raise RecordError(f"{where}: the game was already won by side {game.winner}; "
                           f"no hand may follow")
@@ -324,10 +324,10 @@ def read_move(obj: object, hidden_draws: bool = False) -> Move:
     kind = kinds[0]
     unknown = _unknown(obj, ("seat", kind, "end") if kind == "play" else ("seat", kind))
     if unknown is not None:
-        raise BonesError(f'unknown field "{unknown}"')
+        raise BonesError(f"unknown field {quoted(unknown)}")
     seat = obj.get("seat")
     if not is_int(seat):
-        raise BonesError(f"the move needs a seat number, not {seat!r}")
+        raise BonesError(f"the move needs a seat number, not {quoted(seat)}")
     seat = cast(int, seat)
     try:
         if kind == "play":
@@ -347,8 +347,8 @@ def read_move(obj: object, hidden_draws: bool = False) -> Move:
 def _tile(text: object) -> Tile:
     """A record's tile string: exactly ``"a-b"`` (either order), no surrounding spaces."""
     if isinstance(text, str) and text != text.strip():
-        raise ValueError(f'"{text}" is not a tile: a tile is two numbers and a dash, such as '
-                         '"6-4", without spaces')
+        raise ValueError(f'{quoted(text)} is not a tile: a tile is two numbers and a dash, '
+                         'such as "6-4", without spaces')
     return parse_tile(text)
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bones.engine.errors import BonesError
+from bones.engine.errors import BonesError, quoted
 from bones.engine.game import Game, deal, new_game, play, start_hand
 from bones.record.model import Record
 from bones.record.reader import RecordError, read_file
@@ -97,8 +97,8 @@ def recorded_seats(resumed: Resumed) -> tuple[str, ...] | None:
     for seat, kind in enumerate(value):
         if kind.strip().lower().startswith("cmd:"):
             raise BonesError(f"--resume: the record seats an outside bot at seat {seat} "
-                             f"({kind!r}), and a record's program is never started; give "
-                             "--seats")
+                             f"({quoted(kind, 160)}), and a record's program is never "
+                             "started; give --seats")
     return tuple(kind.strip().lower() for kind in value)
 
 
