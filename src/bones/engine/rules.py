@@ -216,8 +216,9 @@ def _validate(r: Rules) -> None:
     if hand * r.players > r.tiles:
         raise _fail(
             "hand_size",
-            f"{hand} tiles for each of {r.players} players needs {hand * r.players} tiles; "
-            f"double-{r.set} has {r.tiles}",
+            f"is {hand}, but {r.players} players dealt {hand} tiles each need "
+            f"{hand * r.players} of the {r.tiles} tiles of double-{r.set}; "
+            f"{_sizes_that_work(r)}",
         )
     undealt = r.tiles - hand * r.players
     if r.draw and undealt < r.reserve:
@@ -227,14 +228,28 @@ def _validate(r: Rules) -> None:
         )
 
 
+def _sizes_that_work(r: Rules) -> str:
+    """What ``hand_size`` could be for ``r``'s players and set, for a message that refuses
+    another: ``give a number from 1 to 3 or "pool"`` (with ``draw`` the boneyard keeps the
+    reserve), or that none could."""
+    keep = r.reserve if r.draw and is_int(r.reserve) else 0
+    largest = (r.tiles - keep) // r.players
+    if largest < 1:
+        return (f"no hand size deals {r.players} players a tile each from the {r.tiles} tiles "
+                f"of double-{r.set}")
+    numbers = "1" if largest == 1 else f"a number from 1 to {largest}"
+    pool = ' or "pool"' if (r.tiles - POOL_UNDEALT) // r.players >= 1 else ""
+    return f"for {r.players} players of double-{r.set} give {numbers}{pool}"
+
+
 def _resolved_hand_size(r: Rules) -> int:
     hs = r.hand_size
     if hs == "standard":
         if r.set != 6 or not 2 <= r.players <= 4:
             raise _fail(
                 "hand_size",
-                '"standard" is defined only for double-six with 2 to 4 players; '
-                "give a number or \"pool\"",
+                'is "standard", which is defined only for double-six with 2 to 4 players; '
+                f"{_sizes_that_work(r)}",
             )
         return 7 if r.players == 2 else 5
     if hs == "pool":
