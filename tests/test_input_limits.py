@@ -19,7 +19,6 @@ import pytest
 
 from bones.cli.main import main
 from bones.record.reader import MAX_BYTES, MAX_VALUES, strict_json
-from processes import running
 
 BONES = [sys.executable, "-m", "bones.cli.main"]
 #: The address space each command below may take: far more than any of them needs, far
@@ -32,24 +31,31 @@ def _limited() -> None:
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
 
 
+#: Runs ``bones`` in a child of a fresh interpreter and prints the child's peak resident
+#: memory: a child forked from pytest itself would count pytest's memory as its own (Linux
+#: keeps a process's peak across ``exec``), but this launcher is small.
+LAUNCHER = """
+import os, resource, sys
+resource.setrlimit(resource.RLIMIT_AS, (int(sys.argv[1]), int(sys.argv[1])))
+pid = os.fork()
+if pid == 0:
+    null = os.open(os.devnull, os.O_RDWR)
+    os.dup2(null, 0)
+    os.dup2(null, 1)
+    os.execv(sys.executable, [sys.executable, "-m", "bones.cli.main", *sys.argv[2:]])
+_, status, usage = os.wait4(pid, 0)
+print(usage.ru_maxrss * 1024)
+sys.exit(os.waitstatus_to_exitcode(status))
+"""
+
+
 def _bones(*args: str, timeout: float = 60) -> tuple[int, str, int]:
     """Run ``bones ARGS`` under the memory limit: its status, standard error and peak
     resident memory in bytes."""
-    proc = subprocess.Popen([*BONES, *args], stdin=subprocess.DEVNULL,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            preexec_fn=_limited)
-    assert proc.stderr is not None
-    watchdog = threading.Timer(timeout, proc.kill)  # a reader that hangs fails, not waits
-    watchdog.start()
-    try:
-        err = proc.stderr.read().decode("utf-8", "replace")
-        _, status, usage = os.wait4(proc.pid, 0)
-    finally:
-        watchdog.cancel()
-        if proc.returncode is None and running(proc.pid):
-            proc.kill()
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    return proc.returncode, err, usage.ru_maxrss * 1024
+    done = subprocess.run([sys.executable, "-c", LAUNCHER, str(MEMORY), *args],
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                          timeout=timeout, check=False)
+    return done.returncode, done.stderr, int(done.stdout)
 
 
 def test_the_limits_are_what_the_documentation_says():
