@@ -207,10 +207,14 @@ def test_sprt_with_a_single_level_is_refused_not_ignored(capsys):
     assert capsys.readouterr().err == "bones: --sprt compares two levels, and the lineup has one\n"
 
 
-def test_a_rules_flag_with_a_digit_that_is_not_decimal_is_one_line_and_status_1(capsys):
-    assert main(["arena", "--target", "\u00b2", "--games", "1", "--quiet"]) == 1
+def test_a_rules_flag_with_a_digit_that_is_not_decimal_is_one_line_and_status_2(capsys):
+    """A value no rule set could have is a flag value that cannot be read, as --seed abc."""
+    with pytest.raises(SystemExit) as exited:
+        main(["arena", "--target", "\u00b2", "--games", "1", "--quiet"])
+    assert exited.value.code == 2
     err = capsys.readouterr().err.strip()
-    assert err.startswith('bones: rules: option "target"') and "\n" not in err
+    assert err.startswith("bones arena: argument --target: must be a whole number") \
+        and "\n" not in err
 
 
 @pytest.mark.parametrize(("flag", "value"), [("--games", "0"), ("--games", "-3"),

@@ -19,6 +19,8 @@ from benchmark_script import BENCHMARKS
     ("expert_timing", ["--hands", "0"], "--hands: must be at least 1"),
     ("expert_timing", ["--level", "bogus"], "--level: invalid choice: 'bogus'"),
     ("expert_timing", ["--think", "0"], "--think: must be more than 0 seconds"),
+    ("replay_hands", ["--hands", "1000,0"], "--hands: must be at least 1"),
+    ("replay_hands", ["--hands", "many"], "--hands: 'many' is not a list of whole numbers"),
 ])
 def test_a_benchmark_refuses_an_impossible_setting_before_measuring(script, args, says):
     done = subprocess.run([sys.executable, str(BENCHMARKS / f"{script}.py"), *args],

@@ -43,8 +43,8 @@ def _check_message(m: gen.Mutation, err: str) -> None:
     assert err.endswith("\n") and err.count("\n") == 1, err
     line = err.rstrip("\n")
     assert "Traceback" not in line and "internal error" not in line
-    assert not line.startswith("bones: ")  # the message alone, as the record format says
-    text = line
+    assert line.startswith("bones: ")  # as every command's refusals
+    text = line.removeprefix("bones: ")
     if m.status == 2:
         return
     if m.move is not None:
@@ -156,7 +156,7 @@ def test_a_refusal_stays_one_line_whatever_the_record_quotes(tmp_path, capsys):
     doc = _valid()
     doc["bad\nkey\r\u2028\x1b[31m"] = 1
     status, err = _run(tmp_path, capsys, doc)
-    assert status == 1 and err == 'record: unknown field "bad\\nkey\\r\\u2028\\x1b[31m"\n'
+    assert status == 1 and err == 'record: unknown field "bad\\nkey\\r\\u2028\\u001b[31m"\n'
     doc = _valid()
     doc["hands"][0]["moves"][1]["end"] = "left\nhand 9, move 1: forged"
     status, err = _run(tmp_path, capsys, doc)
@@ -187,7 +187,7 @@ def test_a_whole_number_too_long_for_python_is_unreadable_not_malformed(tmp_path
     path.write_text(_RECORD.decode() + f', "x-big": -{huge}}}')
     assert main(["replay", str(path), "--json"]) == 2
     err = capsys.readouterr().err
-    assert err == "cannot read the JSON: a number has more than 4,300 digits\n"
+    assert err == f"bones: {path}: cannot read the JSON: a number has more than 4,300 digits\n"
     path.write_text(_RECORD.decode() + f', "x-big": -{huge[:4300]}}}')
     assert main(["replay", str(path), "--json"]) == 0
 
@@ -208,7 +208,8 @@ def test_json_nested_past_the_reader_is_unreadable_not_malformed(tmp_path, capsy
     path.write_bytes(_RECORD + b', "x-deep": ' + b"[" * levels + b"]" * levels + b"}")
     assert main(["replay", str(path), "--json"]) == 2
     err = capsys.readouterr().err
-    assert err == f"cannot read the JSON: arrays and objects nest deeper than {MAX_DEPTH} levels\n"
+    assert err == (f"bones: {path}: cannot read the JSON: arrays and objects nest deeper than "
+                   f"{MAX_DEPTH} levels\n")
 
 
 def test_json_nested_to_the_limit_is_read(tmp_path):
@@ -222,7 +223,7 @@ def test_a_cut_off_string_full_of_brackets_is_not_json_rather_than_too_deep(tmp_
     path = tmp_path / "r.json"
     path.write_bytes(_RECORD + b', "x-note": "' + b"[" * (2 * MAX_DEPTH))
     assert main(["replay", str(path), "--json"]) == 2
-    assert capsys.readouterr().err.startswith("not JSON: Unterminated string")
+    assert capsys.readouterr().err.startswith(f"bones: {path}: not JSON: Unterminated string")
 
 
 def test_brackets_inside_strings_are_not_nesting():
@@ -244,7 +245,9 @@ def _run(tmp_path, capsys, doc) -> tuple[int, str]:
     path.write_text(json.dumps(doc))
     capsys.readouterr()
     status = main(["replay", str(path), "--json"])
-    return status, capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert err.startswith("bones: ") or not err
+    return status, err.removeprefix("bones: ")
 
 
 @pytest.mark.parametrize("option", ["players", "preset"])
@@ -343,7 +346,7 @@ def test_blind_fuzzing_engine_and_referee_agree_on_status_and_place(tmp_path, ca
             assert status == fault.status, (seed, err, fault)
             assert out == "" and err.count("\n") == 1, (seed, err)
             if fault.status == 1:
-                hand, move, option = _place(err)
+                hand, move, option = _place(err.removeprefix("bones: "))
                 assert (hand, move) == (fault.hand, fault.move), (seed, err, fault)
                 if fault.option is not None:
                     assert option == fault.option, (seed, err, fault)

@@ -119,7 +119,7 @@ def test_golden_top_double_deal_without_six_six_is_refused_as_a_redeal(tmp_path,
     path.write_text(json.dumps(doc))
     capsys.readouterr()
     assert main(["replay", str(path), "--json"]) == 1
-    assert capsys.readouterr().err.startswith("hand 2: the rules redeal this deal")
+    assert capsys.readouterr().err.startswith("bones: hand 2: the rules redeal this deal")
 
 
 def test_golden_game_ends_when_the_target_is_reached(capsys):
@@ -141,7 +141,7 @@ def test_golden_game_refuses_a_hand_after_the_target_is_reached(tmp_path, capsys
     path.write_text(json.dumps(doc))
     capsys.readouterr()
     assert main(["replay", str(path), "--json"]) == 1
-    assert capsys.readouterr().err.startswith("hand 3: the game was already won")
+    assert capsys.readouterr().err.startswith("bones: hand 3: the game was already won")
 
 
 @pytest.mark.parametrize("name", GOLDEN)
@@ -260,7 +260,7 @@ def test_a_record_file_is_written_whole_or_not_at_all(tmp_path, monkeypatch):
     assert path.read_text() == "the next record"
 
 
-def test_a_record_written_whole_keeps_the_files_mode_and_writes_through_a_link(tmp_path):
+def test_a_record_written_whole_keeps_the_files_mode_and_never_writes_through_a_link(tmp_path):
     from bones.record import files
 
     old_umask = os.umask(0o022)  # takes bits away from a new file, as most do
@@ -271,12 +271,17 @@ def test_a_record_written_whole_keeps_the_files_mode_and_writes_through_a_link(t
 
 
 def _check_mode_and_link(tmp_path, files):
+    path = tmp_path / "game.json"
+    path.write_text("old")
+    path.chmod(0o666)
+    files.write_whole(path, "new")
+    assert path.read_text() == "new" and path.stat().st_mode & 0o777 == 0o666
     target = tmp_path / "kept.json"
     target.write_text("old")
-    target.chmod(0o666)
-    link = tmp_path / "game.json"
+    link = tmp_path / "link.json"
     link.symlink_to(target)
-    files.write_whole(link, "new")
-    assert link.is_symlink() and target.read_text() == "new"
-    assert target.stat().st_mode & 0o777 == 0o666
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json", "kept.json"]
+    with pytest.raises(files.NotRegular, match="it is a symbolic link"):
+        files.write_whole(link, "new")  # neither the link replaced nor its file written
+    assert link.is_symlink() and target.read_text() == "old"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json", "kept.json",
+                                                         "link.json"]

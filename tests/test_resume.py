@@ -184,7 +184,7 @@ def test_a_record_never_starts_the_program_its_seats_name(tmp_path, capsys):
     assert main(["play", "--resume", str(left)]) == 1
     err = capsys.readouterr().err
     assert "a record's program is never started; give --seats" in err and err.count("\n") == 1
-    assert f"(' CMD:touch {marker}')" in err  # quoted as the record has it
+    assert f'(" CMD:touch {marker}")' in err  # quoted as the record has it
     assert not marker.exists() and left.read_text() == before
     assert main(["play", "--resume", str(left), *BOTS]) == 0  # --seats stands in for it
     assert not marker.exists()
@@ -252,15 +252,16 @@ def test_a_resumed_game_killed_at_once_keeps_its_seed(tmp_path):
 
 def test_a_record_path_that_loops_is_not_an_internal_error(tmp_path, capsys):
     """Telling whether --record names the resumed file must not trip on a symlink loop
-    (``Path.resolve`` raises on one); the record is then written as without --resume."""
+    (``Path.resolve`` raises on one); the loop, a link, is then refused as any link is."""
     left = _left_at(_whole_game(tmp_path), 1, 1, tmp_path / "left.json")
     before = left.read_text()
     loop = tmp_path / "loop"
     loop.symlink_to(loop)
     capsys.readouterr()
-    assert main(["play", "--resume", str(left), *BOTS, "--record", str(loop)]) == 0
-    assert "internal error" not in capsys.readouterr().err
-    assert left.read_text() == before and read_file(loop)[1].finished
+    assert main(["play", "--resume", str(left), *BOTS, "--record", str(loop)]) == 1
+    err = capsys.readouterr().err
+    assert "internal error" not in err and "it is a symbolic link" in err
+    assert left.read_text() == before and loop.is_symlink()
 
 
 def test_a_seed_of_another_program_stays_until_a_hand_is_dealt_here(tmp_path, monkeypatch,

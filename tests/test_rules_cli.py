@@ -97,20 +97,23 @@ def test_unknown_preset_is_refused_naming_it_and_the_known_ones(capsys, name):
     assert main(["rules", name]) == 1
     out, err = capsys.readouterr()
     assert out == "" and err.count("\n") == 1
-    assert repr(name) in err and all(known in err for known in PRESETS)
+    assert json.dumps(name) in err and all(known in err for known in PRESETS)
 
 
 @pytest.mark.parametrize(("content", "reason"), [
     (b"{not json", "is not JSON: Expecting property name"),
     (b"[" * 100_000 + b"]" * 100_000, "cannot be read: arrays and objects nest deeper"),
-    (bytes(range(256)), "cannot read rules file"),
+    (bytes(range(256)), "house.json: not UTF-8 text (byte 0x80 at offset 128), so not a "
+                        "rules file"),
     (b'{"target": -Infinity}', "is not JSON: -Infinity is not a JSON value"),
 ])
-def test_a_rules_file_that_is_not_json_is_one_line_and_status_1(tmp_path, capsys, content,
+def test_a_rules_file_that_is_not_json_is_one_line_and_status_2(tmp_path, capsys, content,
                                                                reason):
+    """A file that cannot be read as rules is a flag value that cannot be read: status 2,
+    as --seed abc."""
     path = tmp_path / "house.json"
     path.write_bytes(content)
-    assert main(["arena", "--rules", str(path), "--games", "1", "--quiet"]) == 1
+    assert main(["arena", "--rules", str(path), "--games", "1", "--quiet"]) == 2
     out, err = capsys.readouterr()
     assert out == "" and err.count("\n") == 1 and reason in err and "Traceback" not in err
 
@@ -124,6 +127,14 @@ def test_output_that_cannot_be_written_is_one_line_and_status_1(args):
                               stdout=full, stderr=subprocess.PIPE, text=True)
     assert proc.returncode == 1
     assert proc.stderr == "bones: cannot write the output: No space left on device\n"
+
+
+def _status(argv: list[str]) -> int:
+    """``main``'s status, or argparse's, which leaves by ``SystemExit``."""
+    try:
+        return main(argv)
+    except SystemExit as exc:
+        return int(exc.code or 0)
 
 
 def _rules_of(*flags: str):
@@ -146,15 +157,20 @@ def test_numeric_options_read_whole_numbers_alike_with_spaces_around(flag, text,
     ("--players", "\uff13"), ("--target", "\uff13"), ("--players", "1_0"), ("--target", "1_00"),
     ("--hand-size", "²"),
 ])
-def test_numeric_options_refuse_digits_that_are_not_ascii(flag, text):
+def test_numeric_options_refuse_digits_that_are_not_ascii(capsys, flag, text):
     """Python's ``int`` reads full-width digits and underscores; a rules option must not, and
-    must refuse them the same way whether the option also takes a word or not."""
-    with pytest.raises(RulesError, match="whole number"):
-        _rules_of(flag, text)
+    must refuse them the same way whether the option also takes a word or not: as a flag
+    value that cannot be read (status 2, as ``--seed abc``)."""
+    assert _status(["simulate", "--games", "1", flag, text]) == 2
+    err = capsys.readouterr().err
+    assert f"argument {flag}: must be a whole number" in err and err.count("\n") == 1
 
 
-def test_a_number_past_pythons_digit_limit_is_refused_not_a_crash():
+def test_a_number_past_pythons_digit_limit_is_refused_not_a_crash(capsys):
     for flag in ("--players", "--target", "--ante"):
+        assert _status(["simulate", "--games", "1", flag, "1" * 5000]) == 2
+        err = capsys.readouterr().err
+        assert "must be a whole number" in err and len(err) < 200
         with pytest.raises(RulesError, match="whole number"):
             _rules_of(flag, "1" * 5000)
 

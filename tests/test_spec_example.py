@@ -23,5 +23,5 @@ def test_ambiguous_play_without_end_is_refused_with_hand_and_move(tmp_path, caps
     path.write_text(json.dumps(doc))
     assert main(["replay", str(path)]) == 1
     err = capsys.readouterr().err.strip()
-    assert err.startswith("hand 1, move 8: 4-3 fits the left arm (4) and the right arm")
+    assert err.startswith("bones: hand 1, move 8: 4-3 fits the left arm (4) and the right arm")
     assert "\n" not in err

@@ -19,6 +19,7 @@ from rich.measure import Measurement
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from bones.ai.levels import MAX_THINK
+from bones.engine.errors import quoted
 from bones.engine.rules import PRESETS, Rules
 
 #: Fresh seeds are drawn below this: too many to find a run's seed by dealing every one
@@ -64,7 +65,7 @@ def _whole(text: str, least: int, said: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        raise argparse.ArgumentTypeError(f"{quoted(text)} is not a whole number") from None
     if value < least:
         raise argparse.ArgumentTypeError(f"must be {said}, not {value}")
     return value
@@ -119,7 +120,8 @@ def seconds(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+        raise argparse.ArgumentTypeError(f"{quoted(text)} is not a number of seconds") \
+            from None
     if not math.isfinite(value):
         raise argparse.ArgumentTypeError(f"must be a finite number of seconds, not {text}")
     if value <= 0:

@@ -16,8 +16,7 @@ from typing import NoReturn
 
 from bones import __version__
 from bones.cli.common import Terminated
-from bones.engine.errors import BonesError
-from bones.record.reader import RecordFormatError
+from bones.engine.errors import BonesError, InputError
 
 
 class Parser(argparse.ArgumentParser):
@@ -165,7 +164,7 @@ def _run(args: argparse.Namespace) -> int:
             status: int = args.run(args)
         sys.stdout.flush()  # a failed write shows here, not at exit past every handler
         return 143 if status == 130 and Terminated.happened.is_set() else status
-    except RecordFormatError as exc:
+    except InputError as exc:  # a file that cannot be read at all: as a flag that cannot be
         print(f"bones: {exc}", file=sys.stderr)
         return 2
     except BonesError as exc:

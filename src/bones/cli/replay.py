@@ -13,11 +13,10 @@ from rich.console import Console
 
 from bones.ai.review import COST_LEGEND, deep_text, mistake_text, review
 from bones.cli.common import nonempty_path, positive, progress_bar
-from bones.engine.errors import BonesError
 from bones.engine.game import Game
 from bones.record.listing import listing
 from bones.record.model import Record
-from bones.record.reader import RecordFormatError, read_file
+from bones.record.reader import read_file
 from bones.record.summary import printable, summary, text
 
 
@@ -55,16 +54,10 @@ def run(args: argparse.Namespace) -> int:
         print("bones: --moves goes with the text report (the record itself lists the moves "
               "in JSON)", file=sys.stderr)
         return 2
-    # The record format's contract: "prints the one message to standard error", so the
-    # message alone (``hand 2, move 7: ...``), without the ``bones: `` other commands add.
-    try:
-        record, game = read_file(args.file)
-    except RecordFormatError as exc:
-        print(exc, file=sys.stderr)
-        return 2
-    except BonesError as exc:
-        print(exc, file=sys.stderr)
-        return 1
+    # The record format's contract: "prints the one message to standard error"; it is
+    # printed as every command's refusals are, after ``bones: ``, by ``main``: status 2
+    # for a file that is not a record at all (``RecordFormatError``), else 1.
+    record, game = read_file(args.file)
     top = args.top or 3
     seats = tuple(range(game.rules.players))
     if args.seat:

@@ -3,6 +3,13 @@ the pool and the chips ledger. ``Game`` is a value; every function returns a new
 
 The checked entry points (``start_hand``, ``play``) are what records and people go through;
 ``play_unchecked`` is the fast path for search and simulation.
+
+Every move makes a new ``Game`` that differs from the last only in the hand in play, so the
+hands are kept in a ``Chain``, which shares all but that hand with the game before: a move
+costs the same in a game's first hand as in its ten-thousandth, and replaying a record
+takes time in proportion to its length (``benchmarks/replay_hands.py``). The results and
+the ledger grow by one per hand, not per move; as tuples they cost a copy per hand, which
+stays a small part of a hand's own cost.
 """
 
 from __future__ import annotations
@@ -10,12 +17,13 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from bones.engine import lead as leads
 from bones.engine import pool as pools
-from bones.engine.errors import DealError, IllegalMove
+from bones.engine.chain import Chain
+from bones.engine.errors import DealError, IllegalMove, quoted
 from bones.engine.moves import Move
 from bones.engine.rules import Rules
 from bones.engine.scoring import outcome
@@ -41,10 +49,11 @@ class Game:
     rules: Rules
     scores: tuple[int, ...]
     chips: tuple[int, ...]
-    hands: tuple[HandState, ...] = ()
+    #: Every hand dealt, in order; a ``Chain``, which a move changes at its end only.
+    hands: Chain[HandState] = field(default_factory=Chain)
     results: tuple[HandResult, ...] = ()
     #: Chips each seat has won minus put in, per hand (the last may be in play: antes only).
-    ledger: tuple[tuple[int, ...], ...] = ()
+    ledger: Chain[tuple[int, ...]] = field(default_factory=Chain)
     #: Chips in the pool now.
     pool: int = 0
     previous: leads.Previous | None = None
@@ -155,7 +164,7 @@ def check_deal(game: Game, hands: Sequence[Sequence[Tile]], boneyard: Sequence[T
                         f"needs (no_double: {rules.no_double})")
     if leader is not None and (not isinstance(leader, int) or isinstance(leader, bool)
                                or not 0 <= leader < rules.players):
-        raise DealError(f"leader {leader!r} is not a seat (0 to {rules.players - 1})")
+        raise DealError(f"leader {quoted(leader)} is not a seat (0 to {rules.players - 1})")
     if decided.seat is None:
         if leader is None:
             raise DealError("the leader is decided by lots, so the hand must name its leader")
@@ -183,8 +192,8 @@ def start_hand(game: Game, hands: Sequence[Sequence[Tile]], boneyard: Sequence[T
     ante = pools.antes(game.rules, len(game.hands))
     return replace(
         game,
-        hands=game.hands + (state,),
-        ledger=game.ledger + (ante,),
+        hands=game.hands.append(state),
+        ledger=game.ledger.append(ante),
         pool=game.pool - sum(ante),
         chips=_add(game.chips, ante),
     )
@@ -217,7 +226,7 @@ def play_unchecked(game: Game, move: Move) -> Game:
 
 
 def _advance(game: Game, state: HandState) -> Game:
-    game = replace(game, hands=game.hands[:-1] + (state,))
+    game = replace(game, hands=game.hands.with_last(state))
     return _settle(game) if state.is_over else game
 
 
@@ -241,7 +250,7 @@ def _settle(game: Game) -> Game:
         scores=scores,
         pool=pool,
         chips=_add(game.chips, paid),
-        ledger=game.ledger[:-1] + (ledger_row,),
+        ledger=game.ledger.with_last(ledger_row),
         results=game.results + (hand_result,),
         previous=leads.Previous(state.leader, result.winner_seat),
     )

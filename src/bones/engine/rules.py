@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
-from bones.engine.errors import RulesError
+from bones.engine.errors import RulesError, quoted
 from bones.engine.tiles import set_size
 
 HandSize = int | Literal["standard", "pool"]
@@ -190,32 +190,35 @@ def read_whole(text: str) -> int | None:
 def _validate(r: Rules) -> None:
     """Check types, ranges and dealability; raise ``RulesError`` naming the first bad option."""
     if not is_int(r.set) or r.set not in SETS:
-        raise _fail("set", f"must be one of 6, 9, 12, 15, 18, not {r.set!r}")
+        raise _fail("set", f"must be one of 6, 9, 12, 15, 18, not {quoted(r.set)}")
     if not is_int(r.players) or r.players < LEAST["players"]:
         raise _fail("players", f"must be a whole number of at least {LEAST['players']}, "
-                    f"not {r.players!r}")
+                    f"not {quoted(r.players)}")
     for name in BOOLEANS:
         if not isinstance(getattr(r, name), bool):
-            raise _fail(name, f"must be true or false, not {getattr(r, name)!r}")
+            raise _fail(name, f"must be true or false, not {quoted(getattr(r, name))}")
     for name in ("reserve", "ante"):
         value = getattr(r, name)
         if not is_int(value) or value < LEAST[name]:
-            raise _fail(name, f"must be a whole number of at least {LEAST[name]}, not {value!r}")
+            raise _fail(name, f"must be a whole number of at least {LEAST[name]}, "
+                        f"not {quoted(value)}")
     for name, choices in _CHOICES.items():
         value = getattr(r, name)
         if value not in choices:
             listed = ", ".join(f'"{c}"' for c in choices)
-            raise _fail(name, f"must be one of {listed}, not {value!r}")
+            raise _fail(name, f"must be one of {listed}, not {quoted(value)}")
     if r.target != "pagat" and (not is_int(r.target) or r.target < LEAST["target"]):
-        raise _fail("target", f'must be a whole number of at least 1 or "pagat", not {r.target!r}')
+        raise _fail("target", 'must be a whole number of at least 1 or "pagat", '
+                    f"not {quoted(r.target)}")
     if r.partnerships and r.players != 4:
         raise _fail("partnerships", f"needs exactly 4 players, not {r.players}")
     hand = _resolved_hand_size(r)
     if hand * r.players > r.tiles:
         raise _fail(
             "hand_size",
-            f"{hand} tiles for each of {r.players} players needs {hand * r.players} tiles; "
-            f"double-{r.set} has {r.tiles}",
+            f"is {hand}, but {r.players} players dealt {hand} tiles each need "
+            f"{hand * r.players} of the {r.tiles} tiles of double-{r.set}; "
+            f"{_sizes_that_work(r)}",
         )
     undealt = r.tiles - hand * r.players
     if r.draw and undealt < r.reserve:
@@ -225,14 +228,28 @@ def _validate(r: Rules) -> None:
         )
 
 
+def _sizes_that_work(r: Rules) -> str:
+    """What ``hand_size`` could be for ``r``'s players and set, for a message that refuses
+    another: ``give a number from 1 to 3 or "pool"`` (with ``draw`` the boneyard keeps the
+    reserve), or that none could."""
+    keep = r.reserve if r.draw and is_int(r.reserve) else 0
+    largest = (r.tiles - keep) // r.players
+    if largest < 1:
+        return (f"no hand size deals {r.players} players a tile each from the {r.tiles} tiles "
+                f"of double-{r.set}")
+    numbers = "1" if largest == 1 else f"a number from 1 to {largest}"
+    pool = ' or "pool"' if (r.tiles - POOL_UNDEALT) // r.players >= 1 else ""
+    return f"for {r.players} players of double-{r.set} give {numbers}{pool}"
+
+
 def _resolved_hand_size(r: Rules) -> int:
     hs = r.hand_size
     if hs == "standard":
         if r.set != 6 or not 2 <= r.players <= 4:
             raise _fail(
                 "hand_size",
-                '"standard" is defined only for double-six with 2 to 4 players; '
-                "give a number or \"pool\"",
+                'is "standard", which is defined only for double-six with 2 to 4 players; '
+                f"{_sizes_that_work(r)}",
             )
         return 7 if r.players == 2 else 5
     if hs == "pool":
@@ -245,7 +262,7 @@ def _resolved_hand_size(r: Rules) -> int:
         return size
     if not is_int(hs) or hs < LEAST["hand_size"]:
         raise _fail("hand_size", f'must be a whole number of at least 1, "standard" or "pool", '
-                    f"not {hs!r}")
+                    f"not {quoted(hs)}")
     return hs
 
 
@@ -276,7 +293,7 @@ def preset(name: str) -> Rules:
         return PRESETS[name]
     except KeyError:
         known = ", ".join(PRESETS)
-        raise _fail("preset", f"is unknown: {name!r} (known: {known})") from None
+        raise _fail("preset", f"is unknown: {quoted(name)} (known: {known})") from None
 
 
 def rules_from_json(value: object, players: int | None = None) -> Rules:
@@ -290,12 +307,12 @@ def rules_from_json(value: object, players: int | None = None) -> Rules:
     elif isinstance(value, Mapping):
         data = {str(k): v for k, v in value.items() if not str(k).startswith("x-")}
     else:
-        raise _fail("preset", f"rules must be a preset name or an object, not {value!r}")
+        raise _fail("preset", f"rules must be a preset name or an object, not {quoted(value)}")
     base = Rules()
     if "preset" in data:  # an explicit null is a bad preset, not a missing one
         name = data.pop("preset")
         if not isinstance(name, str):
-            raise _fail("preset", f"must be a preset name, not {name!r}")
+            raise _fail("preset", f"must be a preset name, not {quoted(name)}")
         base = preset(name)
     for key in data:
         if key not in OPTION_NAMES:
@@ -305,5 +322,5 @@ def rules_from_json(value: object, players: int | None = None) -> Rules:
         if "players" not in data:
             data["players"] = players
         elif given != players or not is_int(given):
-            raise _fail("players", f"is {given!r}, but the record lists {players} players")
+            raise _fail("players", f"is {quoted(given)}, but the record lists {players} players")
     return dataclasses.replace(base, preset=base.preset, **data)  # type: ignore[arg-type]

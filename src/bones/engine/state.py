@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
 
-from bones.engine.errors import IllegalMove
+from bones.engine.errors import IllegalMove, quoted
 from bones.engine.layout import Layout, empty_layout
 from bones.engine.moves import ARMS, Arm, Draw, Move, Pass, Play
 from bones.engine.rules import Rules
@@ -160,7 +160,7 @@ def resolve(state: HandState, move: Move) -> Move:
         raise IllegalMove(f"the hand is already over ({state.end}); no more moves")
     seat = state.to_move
     if move.seat != seat:
-        raise IllegalMove(f"it is seat {seat}'s turn, not seat {move.seat}'s")
+        raise IllegalMove(f"it is seat {seat}'s turn, not seat {quoted(move.seat)}'s")
     hand = state.hands[seat]
     layout = state.layout
     if layout.is_empty:
@@ -209,7 +209,7 @@ def arm_for(layout: Layout, t: Tile, end: Arm | None) -> Arm:
     or that ``t`` fits several and the move must name its end (as a record must)."""
     if end is not None:
         if end not in ARMS:
-            raise IllegalMove(f'"{end}" is not an arm (left, right, up, down)')
+            raise IllegalMove(f"{quoted(end)} is not an arm (left, right, up, down)")
         number = layout.shows(end)
         if number is None:
             raise IllegalMove(f"the {end} arm is not open (open: {_arms_text(layout)})")

@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import NamedTuple
 
+from bones.engine.errors import quoted
+
 
 class Tile(NamedTuple):
     """One domino, normalised so that ``high >= low``."""
@@ -53,13 +55,16 @@ def parse_tile(text: object, top: int | None = None) -> Tile:
     '6-4'
     """
     if not isinstance(text, str):
-        raise ValueError(f"a tile is written as a string such as \"6-4\", not {text!r}")
+        raise ValueError(f'a tile is written as a string such as "6-4", not {quoted(text)}')
     # Exactly "a-b": no spaces, no sign, no leading zero ("06-6"), ASCII digits only, so a
-    # record or a reply that another program would read otherwise is never taken for one.
+    # record or a reply that another program would read otherwise is never taken for one;
+    # and at most two digits a half, since no set goes past double-18 (a half of thousands
+    # of digits would only make a message thousands of characters long).
     parts = text.split("-")
     if len(parts) != 2 or not all(p.isdigit() and p.isascii() and (p == "0" or p[0] != "0")
-                                  for p in parts):
-        raise ValueError(f'"{text}" is not a tile: a tile is two numbers and a dash, such as "6-4"')
+                                  and len(p) <= 2 for p in parts):
+        raise ValueError(f"{quoted(text)} is not a tile: a tile is two numbers and a dash, "
+                         'such as "6-4"')
     t = tile(int(parts[0]), int(parts[1]))
     if top is not None and t.high > top:
         raise ValueError(f'{t} is not in the double-{top} set')

@@ -9,6 +9,7 @@ global (backend, open figures) is touched and no display is needed.
 
 from __future__ import annotations
 
+import io
 import itertools
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -22,7 +23,7 @@ from bones.engine.errors import BonesError
 from bones.lab.grid import Value, Variation, show
 from bones.lab.metrics import Estimate, Metrics
 from bones.lab.running import Row
-from bones.record.files import probe
+from bones.record.files import check_place, probe, reason, write_whole
 
 #: File stem, axis label, scale (100 for a share shown in percent) and the field of
 #: ``Metrics`` of each figure drawn against the varied options.
@@ -34,6 +35,11 @@ FIGURES: tuple[tuple[str, str, float, Callable[[Metrics], Estimate | None]], ...
     ("points-per-hand", "points per hand", 1, lambda m: m.points_per_hand),
     ("hands-per-game", "hands per game", 1, lambda m: m.hands_per_game),
 )
+
+#: The figure drawn by seat, when some rule set has a pool.
+CHIPS = "chips-per-game"
+#: The formats each figure is saved in.
+FORMATS = ("png", "svg")
 
 #: How far apart, in category widths, the lines of one x value are drawn.
 SPREAD = 0.2
@@ -51,6 +57,13 @@ def prepare(directory: Path) -> None:
         probe(directory)
     except OSError as exc:
         raise BonesError(f"cannot write plots in {directory}: {exc.strerror}") from None
+    for stem in (*(figure[0] for figure in FIGURES), CHIPS):
+        for suffix in FORMATS:
+            path = directory / f"lab-{stem}.{suffix}"
+            try:  # a device, a pipe, a link where a plot goes: refused, never replaced
+                check_place(path)
+            except OSError as exc:
+                raise BonesError(f"cannot write plot {path}: {reason(exc)}") from None
 
 
 def plot(rows: Sequence[Row], variations: Sequence[Variation], directory: Path,
@@ -67,7 +80,7 @@ def plot(rows: Sequence[Row], variations: Sequence[Variation], directory: Path,
     if any(r.metrics is not None and r.metrics.chips_per_game is not None for r in rows):
         fig, ax = _figure(title)
         _draw_chips(ax, rows)
-        written += _save(fig, directory, "chips-per-game")
+        written += _save(fig, directory, CHIPS)
     return written
 
 
@@ -142,12 +155,15 @@ def _errorbar(ax: Axes, points: Sequence[tuple[float, Estimate]], scale: float,
 
 def _save(fig: Figure, directory: Path, stem: str) -> list[Path]:
     """PNG for looking at, SVG for documents; the SVG carries no date so a rerun gives the
-    same file."""
-    paths = [directory / f"lab-{stem}.png", directory / f"lab-{stem}.svg"]
+    same file. Drawn in memory, then written whole as a record is (``write_whole``): never
+    into a device, a pipe or the file a link points to."""
+    paths = [directory / f"lab-{stem}.{suffix}" for suffix in FORMATS]
     options: tuple[dict[str, Any], ...] = ({"dpi": 120}, {"metadata": {"Date": None}})
-    for path, settings in zip(paths, options, strict=True):
+    for path, suffix, settings in zip(paths, FORMATS, options, strict=True):
+        image = io.BytesIO()
+        fig.savefig(image, format=suffix, **settings)
         try:
-            fig.savefig(path, **settings)
+            write_whole(path, image.getvalue())
         except OSError as exc:
-            raise BonesError(f"cannot write plot {path}: {exc.strerror}") from None
+            raise BonesError(f"cannot write plot {path}: {reason(exc)}") from None
     return paths

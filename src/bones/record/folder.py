@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from bones.engine.errors import BonesError
-from bones.record.files import probe, reason, rewrite, write_whole
+from bones.record.files import probe, reason, rewrite, what_is, write_whole
 from bones.record.model import Record
 from bones.record.writer import dump
 
@@ -42,9 +42,9 @@ def refuse_used(path: Path, patterns: tuple[str, ...], hint: str = "") -> None:
     to do instead) or a folder already holding a file that one of ``patterns`` matches
     (another run's)."""
     try:
-        if path.exists() and not path.is_dir():
-            raise BonesError(f"cannot write the records to {path}: it is a file, not a "
-                             f"folder{hint}")
+        if path.exists() and not path.is_dir():  # a link to a folder is that folder
+            raise BonesError(f"cannot write the records to {path}: it is "
+                             f"{what_is(path.stat().st_mode)}, not a folder{hint}")
         taken = next((found for pattern in patterns for found in path.glob(pattern)), None)
     except OSError as exc:
         raise _fault(path, exc) from None
@@ -88,7 +88,7 @@ class RecordFolder:
                 rewrite(self.path / name,
                         lambda doc: {**doc, "x-arena": {"seed": seed, **doc["x-arena"]}})
             except OSError as exc:
-                raise _fault(self.path, exc) from None
+                raise _fault(self.path / name, exc) from None
         self.written.clear()
 
     def finish(self, summary: dict[str, Any]) -> None:
@@ -99,5 +99,5 @@ class RecordFolder:
     def _write(self, name: str, text: str) -> None:
         try:
             write_whole(self.path / name, text)
-        except OSError as exc:
-            raise _fault(self.path, exc) from None
+        except OSError as exc:  # the file named: one planted there may be what is refused
+            raise _fault(self.path / name, exc) from None

@@ -12,16 +12,16 @@ import json
 import re
 import sys
 from collections.abc import Mapping
-from itertools import accumulate
 from pathlib import Path
 from typing import Any, cast
 
 from bones.engine import game as games
-from bones.engine.errors import BonesError, RulesError
+from bones.engine.errors import BonesError, InputError, RulesError, quoted
 from bones.engine.game import Game
 from bones.engine.moves import Arm, Draw, Move, Pass, Play
 from bones.engine.rules import Rules, is_int, rules_from_json
 from bones.engine.tiles import Tile, parse_tile
+from bones.record.files import TooLarge, read_limited
 from bones.record.model import FORMAT, OPTIONAL, HandRecord, Record
 
 
@@ -29,21 +29,55 @@ class RecordError(BonesError):
     """The record is well-formed JSON in the record format but breaks a rule (exit status 1)."""
 
 
-class RecordFormatError(BonesError):
-    """The input is not a record at all: unreadable, not JSON, not an object, wrong format
-    (exit status 2)."""
+class RecordFormatError(InputError):
+    """The input is not a record at all: unreadable, too large, not UTF-8 text, not JSON,
+    not an object, wrong format (exit status 2)."""
+
+
+#: The most bytes a record file may hold, 8 MiB: twice the longest record measured, a game
+#: of double-18 Draw between two to 10,000 points (100 times the usual target; 189 hands,
+#: 4.2 MB as ``bones simulate --record`` writes it; the same to 10,000 in double-six is
+#: 2.3 MB, a game to 100 about 25 kB). Reading stops one byte past it (``/dev/zero``, a
+#: pipe that never ends), so memory stays bounded and Ctrl-C is answered while reading.
+#: Rules files (``--rules FILE``, which may be a whole record) have the same limit.
+MAX_BYTES = 8 * 2**20
+
+#: The most JSON values a document may hold, about one per 8 bytes of ``MAX_BYTES``: a
+#: record as bones writes it has one per 16 bytes, written compactly one per 9. Each value
+#: costs Python 50 to 200 bytes, so text of small values (``[[],[],...]``) would take 20
+#: to 50 times its own size; with this bound ``bones replay`` peaks at about 130 MB (half a
+#: million one-member objects), against 465 MB for 8 MiB of ``[],`` before.
+MAX_VALUES = 2**20
+
+
+def read_text(path: str | Path, what: str) -> str:
+    """The text of the file at ``path``, read within ``MAX_BYTES``, for ``what`` (``a
+    record``, ``a rules file``): ``RecordFormatError`` (one line, status 2) if it cannot be
+    read, is larger, or is not UTF-8 text. A byte-order mark, which some editors write, is
+    skipped (RFC 8259 lets a reader ignore one); it is not part of the JSON."""
+    try:
+        data = read_limited(path, MAX_BYTES)
+    except TooLarge:
+        raise RecordFormatError(f"{path}: larger than {MAX_BYTES // 2**20} MiB, the limit "
+                                f"for {what}") from None
+    except OSError as exc:
+        raise RecordFormatError(f"cannot read {path}: {exc.strerror or exc}") from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise RecordFormatError(f"{path}: not UTF-8 text (byte 0x{data[exc.start]:02x} at "
+                                f"offset {exc.start:,}), so not {what}") from None
 
 
 def read_file(path: str | Path) -> tuple[Record, Game]:
-    """Read, parse and replay a record file."""
+    """Read, parse and replay a record file: ``RecordFormatError`` if it is not a record
+    at all (its message names the file), ``RecordError`` if it breaks a rule."""
+    text = read_text(path, "a record")
     try:
-        # "utf-8-sig": a byte-order mark, which some editors write, is skipped (RFC 8259
-        # lets a reader ignore one); it is not part of the JSON.
-        text = Path(path).read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        raise RecordFormatError(f"cannot read {path}: {reason}") from None
-    return parse(load(text))
+        doc = load(text)
+    except RecordFormatError as exc:
+        raise RecordFormatError(f"{path}: {exc}") from None
+    return parse(doc)
 
 
 #: A UTF-8 byte-order mark, which some Windows tools write before JSON text; RFC 8259 lets
@@ -53,9 +87,9 @@ BOM = "\ufeff"
 
 class UnreadableJson(ValueError):
     """JSON text that is well formed but beyond what this reader takes (RFC 8259 lets a
-    reader limit both): a whole number longer than ``sys.get_int_max_str_digits`` digits (a
-    guard against slow conversion), or arrays and objects nested more than ``MAX_DEPTH``
-    deep."""
+    reader limit all three): a whole number longer than ``sys.get_int_max_str_digits``
+    digits (a guard against slow conversion), arrays and objects nested more than
+    ``MAX_DEPTH`` deep, or more than ``MAX_VALUES`` values."""
 
 
 #: How deep arrays and objects may nest. Records and bot messages nest a few levels; the
@@ -64,22 +98,50 @@ class UnreadableJson(ValueError):
 #: that Python reads may still be too deep for the code that handles it after.
 MAX_DEPTH = 500
 
-#: A JSON string, with its escapes (its brackets are not nesting); one left open runs to
-#: the end, so text that is not JSON is never scanned again from each later quote.
+#: A JSON string, with its escapes (its commas and brackets are not the document's); one
+#: left open runs to the end, so text that is not JSON is never scanned again from each
+#: later quote.
 _STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*(?:"|\Z)', re.DOTALL)
-#: Everything but brackets.
-_NOT_BRACKETS = re.compile(r"[^\[\]{}]+")
-_DEPTH_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
 
 
-def _nests_too_deep(text: str) -> bool:
-    """Whether ``text``, JSON that Python's reader took, opens more than ``MAX_DEPTH``
-    arrays and objects inside each other. Strings go first, then all but the brackets, in
-    C; a 1 MB record takes about twice as long as ``json.loads``."""
-    if text.count("[") + text.count("{") <= MAX_DEPTH:
+def _marks(text: str) -> int:
+    return text.count(",") + text.count("[") + text.count("{")
+
+
+def _too_many_values(text: str) -> bool:
+    """Whether ``text`` holds more than ``MAX_VALUES`` values, counted before it is read
+    (reading is what takes the memory) as the commas and opening brackets outside strings,
+    plus one: every value but the first follows a comma or opens an array or object (so
+    an empty array or object counts twice). All of them are counted first, in C; only if
+    that is too many are those inside strings taken away, one string at a time (never a
+    copy of the text: a copy made by pieces costs more than the text)."""
+    if len(text) < MAX_VALUES:  # never more than one a character
         return False
-    brackets = _NOT_BRACKETS.sub("", _STRING.sub("", text))
-    return max(accumulate(map(_DEPTH_STEP.__getitem__, brackets)), default=0) > MAX_DEPTH
+    marks = _marks(text) + 1
+    if marks <= MAX_VALUES:
+        return False
+    for found in _STRING.finditer(text):
+        marks -= _marks(found.group())
+        if marks <= MAX_VALUES:
+            return False
+    return True
+
+
+def _nests_too_deep(doc: Any) -> bool:
+    """Whether ``doc``, what Python's reader made of the text, has arrays and objects
+    nested more than ``MAX_DEPTH`` deep: walked depth first with a stack of iterators, so
+    memory grows with the depth only."""
+    stack = [iter((doc,))]
+    while stack:
+        for value in stack[-1]:
+            if isinstance(value, list | dict):
+                if len(stack) > MAX_DEPTH:  # the depth of ``value``
+                    return True
+                stack.append(iter(value.values() if isinstance(value, dict) else value))
+                break
+        else:
+            stack.pop()
+    return False
 
 
 def strict_json(text: str, twice: list[str] | None = None) -> Any:
@@ -90,18 +152,20 @@ def strict_json(text: str, twice: list[str] | None = None) -> Any:
     Given a ``twice`` list, such names are put in it instead (the last value kept), for a
     caller that decides later. Raises ``ValueError``: a ``json.JSONDecodeError`` for
     malformed text, ``UnreadableJson`` for a number too long or nesting too deep, or
-    ``NamedTwice``."""
+    ``NamedTwice``; text of more than ``MAX_VALUES`` values is refused before it is read."""
 
     def once_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         found: dict[str, Any] = {}
         for name, value in pairs:
             if name in found:
                 if twice is None:
-                    raise NamedTwice(f"an object names {json.dumps(name)} twice")
+                    raise NamedTwice(f"an object names {quoted(name)} twice")
                 twice.append(name)
             found[name] = value
         return found
 
+    if _too_many_values(text):  # before reading: the values are what takes the memory
+        raise UnreadableJson(f"it holds more than {MAX_VALUES:,} values")
     # Read first, so text that is not JSON is said to be so; then measure what was read.
     # Python's own limit lies above ours in every version, so its refusal means ours too.
     too_deep = UnreadableJson(f"arrays and objects nest deeper than {MAX_DEPTH} levels")
@@ -110,7 +174,8 @@ def strict_json(text: str, twice: list[str] | None = None) -> Any:
                          object_pairs_hook=once_each)
     except RecursionError:
         raise too_deep from None
-    if _nests_too_deep(text):
+    if (text.count("[") + text.count("{") > MAX_DEPTH  # else it cannot nest that deep
+            and _nests_too_deep(doc)):
         raise too_deep
     return doc
 
@@ -160,7 +225,7 @@ def load(text: str) -> dict[str, Any]:
     if doc.get("format") != FORMAT:
         raise RecordFormatError(f'not a record: it lacks "format": "{FORMAT}"')
     if twice:
-        raise RecordError(f"record: an object names {json.dumps(twice[0])} twice")
+        raise RecordError(f"record: an object names {quoted(twice[0])} twice")
     return doc
 
 
@@ -180,7 +245,7 @@ def parse(doc: Mapping[str, Any]) -> tuple[Record, Game]:
     """Check a decoded record against the format and the rules; return it and its game."""
     unknown = _unknown(doc, ("format", "rules", "players", "hands"))
     if unknown is not None:
-        raise RecordError(f'record: unknown field "{unknown}"')
+        raise RecordError(f"record: unknown field {quoted(unknown)}")
     for key in ("rules", "players", "hands"):
         if key not in doc:
             raise RecordError(f'record: the "{key}" field is missing')
@@ -211,7 +276,7 @@ def _hand(rules: Rules, game: Game, obj: object, index: int) -> tuple[HandRecord
         raise RecordError(f"{where}: a hand must be an object")
     unknown = _unknown(obj, ("deal", "boneyard", "leader", "moves"))
     if unknown is not None:
-        raise RecordError(f'{where}: unknown field "{unknown}"')
+        raise RecordError(f"{where}: unknown field {quoted(unknown)}")
     for key in ("deal", "boneyard", "moves"):
         if key not in obj:
             raise RecordError(f'{where}: the "{key}" field is missing')
@@ -227,7 +292,7 @@ def _hand(rules: Rules, game: Game, obj: object, index: int) -> tuple[HandRecord
         raise RecordError(f"{where}: {exc}") from None
     leader = obj.get("leader")
     if leader is not None and not is_int(leader):
-        raise RecordError(f"{where}: leader {leader!r} is not a seat number")
+        raise RecordError(f"{where}: leader {quoted(leader)} is not a seat number")
     if game.finished:
         raise RecordError(f"{where}: the game was already won by side {game.winner}; "
                           f"no hand may follow")
@@ -262,10 +327,10 @@ def read_move(obj: object, hidden_draws: bool = False) -> Move:
     kind = kinds[0]
     unknown = _unknown(obj, ("seat", kind, "end") if kind == "play" else ("seat", kind))
     if unknown is not None:
-        raise BonesError(f'unknown field "{unknown}"')
+        raise BonesError(f"unknown field {quoted(unknown)}")
     seat = obj.get("seat")
     if not is_int(seat):
-        raise BonesError(f"the move needs a seat number, not {seat!r}")
+        raise BonesError(f"the move needs a seat number, not {quoted(seat)}")
     seat = cast(int, seat)
     try:
         if kind == "play":
@@ -285,8 +350,8 @@ def read_move(obj: object, hidden_draws: bool = False) -> Move:
 def _tile(text: object) -> Tile:
     """A record's tile string: exactly ``"a-b"`` (either order), no surrounding spaces."""
     if isinstance(text, str) and text != text.strip():
-        raise ValueError(f'"{text}" is not a tile: a tile is two numbers and a dash, such as '
-                         '"6-4", without spaces')
+        raise ValueError(f'{quoted(text)} is not a tile: a tile is two numbers and a dash, '
+                         'such as "6-4", without spaces')
     return parse_tile(text)
 
 

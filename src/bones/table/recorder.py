@@ -16,7 +16,14 @@ from typing import Any
 
 from bones.engine.errors import BonesError
 from bones.engine.game import Game
-from bones.record.files import holds_something, probe, reason, rewrite, write_whole
+from bones.record.files import (
+    check_place,
+    holds_something,
+    probe,
+    reason,
+    rewrite,
+    write_whole,
+)
 from bones.record.folder import refuse_used
 from bones.record.model import Record
 from bones.record.writer import dump, record_of
@@ -120,12 +127,18 @@ class SeriesRecorder:
         folder = path.parent if path.suffix == ".json" else path
         if path.suffix != ".json":
             refuse_used(path, ("game-*.json",), " (name a .json file to save a single game)")
-        elif path.is_dir():
+        elif path.is_dir() and not path.is_symlink():
             raise BonesError(f"cannot write the record to {path}: it is a folder (name a "
                              "folder without .json for the records of several games)")
         elif holds_something(path):
             raise BonesError(f"cannot write the record to {path}: it already holds "
                              "something; choose a new file or remove it")
+        else:
+            try:
+                check_place(path)  # a device, a pipe, a link: refused, never replaced
+            except OSError as exc:
+                raise BonesError(f"cannot write the record to {path}: {reason(exc)}") \
+                    from None
         try:
             probe(folder)
         except OSError as exc:

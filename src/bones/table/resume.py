@@ -16,10 +16,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bones.engine.errors import BonesError
+from bones.engine.errors import BonesError, quoted
 from bones.engine.game import Game, deal, new_game, play, start_hand
 from bones.record.model import Record
-from bones.record.reader import RecordError, RecordFormatError, read_file
+from bones.record.reader import RecordError, read_file
 
 #: Fields of a record that ``bones play`` writes afresh when it saves a resumed game, or
 #: leaves out: ``ended`` (the game goes on, so the time it was left is not when it ended).
@@ -50,10 +50,11 @@ class Resumed:
 
 
 def resume(path: str) -> Resumed:
-    """Read the record at ``path`` for play; ``BonesError`` (one line) when it cannot be."""
+    """Read the record at ``path`` for play; ``BonesError`` (one line) when it cannot be:
+    ``RecordFormatError`` (status 2, naming the file) when it is not a record at all."""
     try:
         record, game = read_file(Path(path))
-    except (RecordError, RecordFormatError) as exc:
+    except RecordError as exc:
         raise BonesError(f"--resume {path}: {exc}") from None
     if game.finished:
         raise BonesError(f"--resume {path}: that game is over; there is nothing to resume")
@@ -105,8 +106,8 @@ def recorded_seats(resumed: Resumed) -> tuple[str, ...] | None:
     for seat, kind in enumerate(value):
         if kind.strip().lower().startswith("cmd:"):
             raise BonesError(f"--resume: the record seats an outside bot at seat {seat} "
-                             f"({kind!r}), and a record's program is never started; give "
-                             "--seats")
+                             f"({quoted(kind, 160)}), and a record's program is never "
+                             "started; give --seats")
     return tuple(kind.strip().lower() for kind in value)
 
 
