@@ -3,10 +3,12 @@ crash the table; a move request never carries another seat's tiles."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
 import random
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -430,16 +432,18 @@ def test_a_search_bots_clock_stop_comes_before_the_referee_stops_waiting(think, 
         assert stop == pytest.approx(3 * think + slack)
 
 
-def test_a_move_request_whose_id_json_cannot_write_back_gets_no_reply_and_one_log_line():
+def test_a_move_request_whose_id_json_cannot_write_back_gets_an_error_under_id_null():
     """An id of 1e400 reads as infinity, which a JSON reply cannot carry (it would print
-    ``Infinity``, which is not JSON); the bot says so on its log and answers on."""
+    ``Infinity``, which is not JSON): the bot answers with an error under ``"id": null``
+    (so the referee is not left waiting), says so on its log, and answers on."""
     bad = json.dumps(SPEC_REQUEST).replace('"id": 41', '"id": 1e400')
     out, err = io.StringIO(), io.StringIO()
     status = serve("greedy", io.StringIO(bad + "\n" + json.dumps(SPEC_REQUEST) + "\n"), out,
                    err, seed=1)
     replies = [json.loads(reply) for reply in out.getvalue().splitlines()]
-    assert status == 0 and [r["id"] for r in replies] == [41]
-    assert len(err.getvalue().splitlines()) == 1 and "id cannot be written" in err.getvalue()
+    assert status == 0 and [r["id"] for r in replies] == [None, 41]
+    assert '"id" must be a whole number' in replies[0]["error"] and "play" not in replies[0]
+    assert len(err.getvalue().splitlines()) == 1 and '"id" must be' in err.getvalue()
 
 
 #: The move request of ``docs/bot-protocol.md``, as that page writes it.
@@ -641,13 +645,15 @@ def test_bones_bot_reads_utf_8_whatever_the_locale_says():
 
 
 @pytest.mark.parametrize("encoding", ["latin-1", "utf-8"])
-def test_bones_bot_ignores_a_line_that_is_not_utf_8_and_answers_on(encoding):
+def test_bones_bot_refuses_a_line_that_is_not_utf_8_and_answers_on(encoding):
     line = b"{\xff\xfe\n" + json.dumps(SPEC_REQUEST).encode() + b"\n"
     done = subprocess.run([sys.executable, "-m", "bones.cli.main", "bot", "--seed", "1"],
                           input=line, capture_output=True, timeout=60, check=False,
                           env={**os.environ, "PYTHONIOENCODING": encoding})
-    assert done.returncode == 0 and json.loads(done.stdout)["id"] == 41
-    assert done.stderr.decode(errors="replace").startswith("bones bot: ignoring a line")
+    replies = [json.loads(reply) for reply in done.stdout.splitlines()]
+    assert done.returncode == 0 and [r["id"] for r in replies] == [None, 41]
+    assert replies[0]["error"].startswith("the line is not JSON")
+    assert done.stderr.decode(errors="replace").startswith("bones bot: the line is not JSON")
 
 
 @LIVENESS
@@ -799,14 +805,252 @@ def test_a_reply_whose_id_is_true_does_not_answer_request_1(tmp_path):
     assert "reply does not answer request 1" in log.getvalue()
 
 
-@pytest.mark.parametrize("line", ["[" * 100_000, '{"type": "move", "id": 1' + "9" * 5000 + "}",
-                                  '{"type": "move", "id": NaN}', "{not json"])
-def test_a_line_that_is_not_json_is_ignored_and_the_bot_answers_on(line):
+@pytest.mark.parametrize(("line", "error"), [
+    ("[" * 600 + "]" * 600, "cannot read the line: arrays and objects nest deeper than 500 levels"),
+    ("[" * 100_000, "the line opens more than 20000 arrays and objects"),
+    ('{"type": "move", "id": 1' + "9" * 5000 + "}", "cannot read the line: a number has more"),
+    ('{"type": "move", "id": NaN}', "the line is not JSON: NaN is not a JSON value"),
+    ("{not json", "the line is not JSON: Expecting property name"),
+    ("[1, 2]", "a request must be a JSON object, not [1, 2]"),
+    ('"move"', 'a request must be a JSON object, not "move"'),
+    ("null", "a request must be a JSON object, not null"),
+    ('{"type": "move", "id": true}', '"id" must be a whole number or a string'),
+    ('{"type": "move", "id": 1.5}', '"id" must be a whole number or a string'),
+    ('{"type": "move", "id": [41]}', '"id" must be a whole number or a string'),
+    ('{"type": "move", "id": "' + "x" * 100 + '"}', '"id" must be a whole number or a string'),
+    ('{"type": "move", "id": 1' + "0" * 100 + "}", '"id" must be a whole number or a string'),
+])
+def test_every_line_the_bot_cannot_take_gets_an_error_under_id_null_and_it_answers_on(
+        line, error):
+    """A line that is not JSON, not an object, or a move request whose id it cannot write
+    back as it came: ``{"id": null, "error": ...}`` (a referee waiting on it is not left
+    waiting for its deadline), one line on standard error, and the next request answered."""
     out, err = io.StringIO(), io.StringIO()
-    status = serve("greedy", io.StringIO(line + "\n" + json.dumps(SPEC_REQUEST) + "\n"), out,
-                   err, seed=1)
+    status = serve("greedy", io.StringIO(line + "\n\n  \n" + json.dumps(SPEC_REQUEST) + "\n"),
+                   out, err, seed=1)
     replies = [json.loads(reply) for reply in out.getvalue().splitlines()]
-    assert status == 0 and len(replies) == 1 and replies[0]["play"] == "4-3"
-    assert err.getvalue().startswith(("bones bot: ignoring a line that is not JSON: ",
-                                      "bones bot: ignoring a line it cannot read ("))
-    assert len(err.getvalue().splitlines()) == 1
+    assert status == 0 and len(replies) == 2 and replies[1]["play"] == "4-3"  # blanks skipped
+    assert replies[0] == {"id": None, "error": replies[0]["error"]}
+    assert replies[0]["error"].startswith(error), replies[0]
+    assert err.getvalue() == f"bones bot: {replies[0]['error']}\n"
+
+
+@pytest.mark.parametrize(("request_id", "echoed"), [
+    (None, None), (0, 0), (-3, -3), (2**63, 2**63), ("req-7", "req-7"),
+    ("9b2f0a8e-3c55-4f0e-8d4e-0c6a1d2b7e11", "9b2f0a8e-3c55-4f0e-8d4e-0c6a1d2b7e11")])
+def test_an_id_that_can_be_written_back_as_it_came_is_echoed(request_id, echoed):
+    request = dict(SPEC_REQUEST, id=request_id)
+    if request_id is None:
+        del request["id"]
+    out = io.StringIO()
+    serve("greedy", io.StringIO(json.dumps(request) + "\n"), out, io.StringIO(), seed=1)
+    assert json.loads(out.getvalue()) == {"id": echoed, "play": "4-3",
+                                          "end": json.loads(out.getvalue())["end"]}
+
+
+def test_a_line_past_nan_still_names_its_id_when_the_id_itself_is_good():
+    """The request is refused (NaN is not JSON), but its id is one the reply can carry,
+    so the referee can tell which request failed."""
+    line = json.dumps(SPEC_REQUEST).replace('"think": 0.1', '"think": NaN')
+    out = io.StringIO()
+    serve("greedy", io.StringIO(line + "\n"), out, io.StringIO(), seed=1)
+    assert json.loads(out.getvalue()) == {"id": 41, "error": "the line is not JSON: NaN is "
+                                                             "not a JSON value"}
+
+
+# -- limits: request lines, hostile values ----------------------------------------------------
+
+#: Runs ``bones bot`` and says its peak memory on standard error when it ends.
+_MEASURED_BOT = """
+import resource, sys
+from bones.cli.main import main
+try:
+    status = main(["bot", "--seed", "1"])
+finally:
+    print("maxrss", resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)
+sys.exit(status)
+"""
+
+
+def _limit_memory(limit: int):
+    """A ``preexec_fn`` giving the child at most ``limit`` bytes of address space: a test
+    that fails must not take the machine's memory with it."""
+    import resource
+
+    return lambda: resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+
+def _measured_bot(feed) -> tuple[list[dict], int, str]:
+    """``bones bot`` fed by ``feed(stdin)``: its replies, its peak RSS in KiB, its stderr."""
+    proc = subprocess.Popen([sys.executable, "-c", _MEASURED_BOT], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            preexec_fn=_limit_memory(1 << 30))
+    try:
+        with contextlib.suppress(BrokenPipeError):
+            feed(proc.stdin)
+            proc.stdin.close()
+        proc.wait(timeout=120)  # its replies and log are a few lines: no pipe fills
+        out, err = proc.stdout.read(), proc.stderr.read()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    err_text = err.decode(errors="replace")
+    peak = int(err_text.rsplit("maxrss ", 1)[1].split()[0])
+    return [json.loads(line) for line in out.splitlines()], peak, err_text
+
+
+def test_a_request_line_past_the_limit_is_refused_and_skipped_and_the_next_answered():
+    from bones.protocol.server import MAX_REQUEST
+
+    fits = json.dumps(SPEC_REQUEST)
+    fits = fits[:-1] + " " * (MAX_REQUEST - len(fits)) + "}"  # exactly the limit
+    over = fits[:-1] + " }"
+    for kind in (io.BytesIO, io.StringIO):
+        lines = [over, fits, "x" * (5 * MAX_REQUEST), json.dumps(SPEC_REQUEST)]
+        text = "\n".join(lines) + "\n"
+        stdin = io.BytesIO(text.encode()) if kind is io.BytesIO else io.StringIO(text)
+        out, err = io.StringIO(), io.StringIO()
+        assert serve("greedy", stdin, out, err, seed=1) == 0
+        replies = [json.loads(line) for line in out.getvalue().splitlines()]
+        refused = {"id": None, "error": f"request line longer than {MAX_REQUEST} bytes"}
+        assert [r.get("error") and r for r in replies] == [refused, None, refused, None]
+        assert replies[1]["id"] == replies[3]["id"] == 41
+    # counted in bytes, not characters, from a text stream too
+    wide = fits[:-1].replace(" " * 10, "é" * 10, 1) + "}"
+    out = io.StringIO()
+    serve("greedy", io.StringIO(wide + "\n"), out, io.StringIO(), seed=1)
+    assert json.loads(out.getvalue())["error"].startswith("request line longer")
+
+
+@pytest.mark.timeout(180)
+def test_a_flood_without_newline_is_skipped_in_bounded_memory():
+    """64 MiB on one line (``head -c 3G /dev/zero | bones bot`` grew to 2.4 GB in 5 s):
+    refused with one reply, skipped without being held, and the next request answered, the
+    process's peak memory within a few times the limit of what answering takes alone."""
+    from bones.protocol.server import MAX_REQUEST
+
+    request = (json.dumps(SPEC_REQUEST) + "\n").encode()
+    replies, alone, _ = _measured_bot(lambda stdin: stdin.write(request))
+    assert [r["id"] for r in replies] == [41]
+
+    def flood(stdin) -> None:
+        block = b"\0" * (1 << 20)
+        for _ in range(64):
+            stdin.write(block)
+        stdin.write(b"\n" + request)
+
+    replies, flooded, err = _measured_bot(flood)
+    assert replies[0] == {"id": None, "error": f"request line longer than {MAX_REQUEST} bytes"}
+    assert [r["id"] for r in replies] == [None, 41], err
+    assert (flooded - alone) * 1024 < 16 * MAX_REQUEST, (alone, flooded)
+
+
+@pytest.mark.timeout(180)
+@pytest.mark.skipif(not Path("/proc/self/io").is_file() or shutil.which("head") is None,
+                    reason="counts the bytes read in /proc")
+@pytest.mark.parametrize(("signum", "status"), [("SIGINT", 130), ("SIGTERM", 143)])
+def test_bones_bot_hears_ctrl_c_and_sigterm_while_reading_an_endless_line(signum, status):
+    """``head -c 3G /dev/zero | bones bot``: the pipe is never empty, so a read never waits
+    and is never interrupted, and a signal is heard only between reads; a line read whole
+    heard it only at its end (or never: it ran out of memory first). Read a bounded piece
+    at a time, it hears it at once."""
+    import signal
+
+    feed = subprocess.Popen(["head", "-c", str(4 << 30), "/dev/zero"], stdout=subprocess.PIPE)
+    proc = subprocess.Popen([sys.executable, "-m", "bones.cli.main", "bot"], stdin=feed.stdout,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            preexec_fn=_limit_memory(512 << 20))
+    feed.stdout.close()
+    try:
+        deadline = time.monotonic() + 60
+        while _bytes_read(proc.pid) < 64 << 20 and proc.poll() is None \
+                and time.monotonic() < deadline:
+            time.sleep(0.05)
+        proc.send_signal(getattr(signal, signum))
+        assert proc.wait(timeout=60) == status  # a liveness bound: it hears it at once
+        assert b"Traceback" not in proc.stderr.read()
+    finally:
+        for child in (proc, feed):
+            if child.poll() is None:
+                child.kill()
+            child.wait()
+
+
+def _bytes_read(pid: int) -> int:
+    """The bytes process ``pid`` has read so far (``rchar``), 0 once it is gone."""
+    try:
+        io_text = Path(f"/proc/{pid}/io").read_text()
+    except OSError:
+        return 0
+    return int(io_text.split("rchar:")[1].split()[0])
+
+
+#: Values a program we do not control may put anywhere in a request.
+HOSTILE = {
+    "a huge number": 10**4000, "a negative huge number": -(10**4000),
+    "a long list": [5] * 10_000,
+    "a long string": "x\"é\\" * 2500,  # no ', so Python would write it in '...'
+    "deep nesting": json.loads("[" * 400 + "]" * 400), "true": True, "false": False,
+    "null": None, "a fraction": 1.5, "an object": {"a": "b" * 1000, "True": None},
+    "an empty string": "",
+}
+
+
+def _hostile_requests():
+    """The spec's request with one value replaced by each hostile one, everywhere a value
+    can go: a field, a field of the rules, a field of a move."""
+    for name, value in HOSTILE.items():
+        for field in ("id", "rules", "seat", "hand", "dealt", "boneyard", "leader", "moves",
+                      "scores", "type"):
+            yield f"{field}: {name}", dict(SPEC_REQUEST, **{field: value})
+        for field in ("hand", "dealt", "scores", "moves"):
+            changed = json.loads(json.dumps(SPEC_REQUEST))
+            changed[field][0] = value
+            yield f"{field}[0]: {name}", changed
+        for key in ("preset", "players", "draw", "set", "target", name):
+            changed = json.loads(json.dumps(SPEC_REQUEST))
+            changed["rules"][key] = value
+            yield f"rules.{key}: {name}", changed
+        for index, key in ((0, "seat"), (0, "play"), (1, "end"), (3, "draw"), (3, "pass"),
+                           (1, name)):
+            changed = json.loads(json.dumps(SPEC_REQUEST))
+            changed["moves"][index][key] = value
+            yield f"moves[{index}].{key}: {name}", changed
+
+
+@LIVENESS
+def test_every_reply_to_a_hostile_request_is_one_short_line_in_json_terms():
+    """Messages named values as Python writes them (``not True``, ``not None``, ``'x'``)
+    and whole (a 4,300-digit seat gave a 4,349-byte message, a 10,000-entry ``dealt`` a
+    30 KB reply): every value is now named as JSON writes it and cut, so every reply is one
+    line of a few hundred bytes, whatever the request holds."""
+    import re
+
+    cases = list(_hostile_requests())
+    text = "".join(json.dumps(request) + "\n" for _, request in cases)
+    done = subprocess.run([sys.executable, "-m", "bones.cli.main", "bot", "--seed", "1"],
+                          input=text.encode(), capture_output=True, timeout=300, check=False)
+    assert done.returncode == 0
+    replies = done.stdout.decode().splitlines()
+    # "type" replaced: a request of a type it does not know gets no reply (the protocol)
+    assert len(replies) == len(cases) - len(HOSTILE)
+    python = re.compile(r"\b(True|False|None)\b|'[^'\s]*'|\[\d+(, \d+){20}")
+    for reply in replies:
+        assert len(reply.encode()) < 400, reply
+        parsed = json.loads(reply)
+        message = parsed.get("error", "")
+        assert not python.search(message), message
+    assert sum("error" in json.loads(reply) for reply in replies) > len(cases) // 2
+
+
+def test_quoted_names_values_as_json_and_cuts_them():
+    from bones.protocol.quoting import QUOTE_LIMIT, quoted
+
+    assert [quoted(v) for v in (True, False, None, 1.5, "a\"b", [1, "x"], {"k": None})] == \
+        ["true", "false", "null", "1.5", '"a\\"b"', '[1, "x"]', '{"k": null}']
+    assert quoted(10**4000) == "9" * 0 + "1" + "0" * (QUOTE_LIMIT - 1) + "..."
+    assert quoted(-(10**4000)).startswith("-10000") and len(quoted(-(10**4000))) == 43
+    assert quoted(json.loads("[" * 400 + "]" * 400)) == "[" * QUOTE_LIMIT + "..."
+    assert quoted("x" * 10**6) == '"' + "x" * (QUOTE_LIMIT - 1) + "..."
+    assert quoted(float("inf")) == "Infinity"
