@@ -765,11 +765,16 @@ def test_a_byte_order_mark_before_a_request_is_skipped():
 
 
 @LIVENESS
-def test_a_hello_answered_late_costs_the_hello_not_the_first_move(tmp_path, monkeypatch):
-    """Past the hello's deadline the referee asks for a move; the late hello reply that
-    then arrives answers the hello, so the move's own reply is still taken."""
+def test_a_bot_that_misses_the_hello_deadline_is_given_up_and_not_started_again(
+        tmp_path, monkeypatch):
+    """A bot silent at ``hello`` used to be asked, and waited on, for every move (a 4-deal
+    arena took 103 s): it is given up at once, every move of its seat is played for it, and
+    another table of the run seats it without starting it again."""
     monkeypatch.setattr("bones.protocol.external.HELLO_TIMEOUT", 0.3)
-    bot, log = _bot(tmp_path, """
+    monkeypatch.setattr("bones.protocol.external._SILENT", {})
+    started = tmp_path / "started"
+    body = f"""
+        open({str(started)!r}, "a").write("x")
         for line in sys.stdin:
             req = json.loads(line)
             if req["type"] == "hello":
@@ -777,11 +782,22 @@ def test_a_hello_answered_late_costs_the_hello_not_the_first_move(tmp_path, monk
                 print(HELLO, flush=True)
             elif req["type"] == "move":
                 print(json.dumps(legal(req)), flush=True)
-    """, think=1.0)
+    """
+    bot, log = _bot(tmp_path, body, think=1.0)
+    proc = bot._proc
     game, _ = _play_game_with(lambda: bot)
+    assert proc.wait(timeout=10) is not None  # ended when it was given up, not at close
     bot.close()
-    assert game.results and bot.faults == 1 and bot.played_for == 0, log.getvalue()
-    assert "no reply within 0.3 s" in log.getvalue()
+    assert game.results and bot.asked > 0 and bot.played_for == bot.asked, log.getvalue()
+    assert log.getvalue().count("\n") == 1
+    assert "no reply to hello within 0.3 s; it is not started again" in log.getvalue()
+    again, log = _bot(tmp_path, body, think=1.0)
+    game, _ = _play_game_with(lambda: again)
+    again.close()
+    assert again._proc is None and started.read_text() == "x"  # started once in all
+    assert game.results and again.played_for == again.asked > 0
+    assert all("hello" in why for _, why in again.played_for_moves)
+    assert log.getvalue() == ""  # said once, when it was found
 
 
 @LIVENESS
@@ -1054,3 +1070,259 @@ def test_quoted_names_values_as_json_and_cuts_them():
     assert quoted(json.loads("[" * 400 + "]" * 400)) == "[" * QUOTE_LIMIT + "..."
     assert quoted("x" * 10**6) == '"' + "x" * (QUOTE_LIMIT - 1) + "..."
     assert quoted(float("inf")) == "Infinity"
+
+
+# -- a bot's processes end with it --------------------------------------------------------------
+
+def _straying_bot(tmp_path: Path, pids: Path, when: str = "start", then: str = "play") -> str:
+    """An outside bot that double-forks a child into a session of its own (``setsid``),
+    which sleeps with its pid written to ``pids``: at its start, or at its first move
+    request; and then plays legally, or closes its output (to be given up)."""
+    script = tmp_path / "straying.py"
+    script.write_text(textwrap.dedent(f"""\
+        #!{sys.executable}
+        import json, os, sys, time
+        from bones.protocol.codec import view_of
+
+        def written():
+            return len(open({str(pids)!r}).read().split()) if os.path.exists({str(pids)!r}) \\
+                else 0
+
+        def stray():
+            before = written()
+            if os.fork() == 0:
+                os.setsid()
+                if os.fork() == 0:
+                    null = os.open(os.devnull, os.O_RDWR)
+                    for fd in (0, 1, 2):
+                        os.dup2(null, fd)
+                    with open({str(pids)!r}, "a") as out:
+                        out.write(f"{{os.getpid()}}\\n")
+                    time.sleep(120)
+                    os._exit(0)
+                os._exit(0)
+            os.wait()
+            deadline = time.monotonic() + 20
+            while written() == before and time.monotonic() < deadline:  # it is under way
+                time.sleep(0.01)
+
+        if {when!r} == "start":
+            stray()
+        moves = 0
+        for line in sys.stdin:
+            req = json.loads(line)
+            if req["type"] == "hello":
+                print(json.dumps({{"type": "hello", "protocol": "bones-bot/1",
+                                  "name": "stray"}}), flush=True)
+            elif req["type"] == "move":
+                moves += 1
+                if moves == 1 and {when!r} == "move":
+                    stray()
+                if {then!r} == "close":
+                    os.close(1)
+                    continue
+                play = view_of(req).legal[0]
+                reply = {{"id": req["id"], "play": str(play.tile)}}
+                if play.end is not None:
+                    reply["end"] = play.end
+                print(json.dumps(reply), flush=True)
+            elif req["type"] == "quit":
+                break
+    """))
+    script.chmod(0o755)
+    return str(script)
+
+
+def _gone(pids: Path, least: int = 1) -> list[int]:
+    """The pids written to ``pids`` (at least ``least``) once none of them runs, waiting
+    a bounded while for them to end."""
+    import signal
+
+    deadline = time.monotonic() + 30
+    while len(pids.read_text().split() if pids.exists() else ()) < least \
+            and time.monotonic() < deadline:
+        time.sleep(0.05)
+    found = [int(pid) for pid in pids.read_text().split()]
+    assert len(found) >= least
+    deadline = time.monotonic() + 10
+    while any(running(pid) for pid in found) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    alive = [pid for pid in found if running(pid)]
+    for pid in alive:  # not left behind even when the test fails
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+    assert not alive, "a process the bot started outlived it"
+    return found
+
+
+_ENV = {**os.environ, "PYTHONPATH": os.pathsep.join(
+    [str(Path(__file__).resolve().parent.parent / "src"), os.environ.get("PYTHONPATH", "")])}
+
+
+@pytest.mark.timeout(180)
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="strays are found in /proc")
+def test_a_child_that_left_the_bots_session_does_not_outlive_bones_arena(tmp_path):
+    pids = tmp_path / "pids"
+    bot = _straying_bot(tmp_path, pids)
+    done = subprocess.run([sys.executable, "-m", "bones.cli.main", "arena", "--bots",
+                           f"cmd:{bot},random", "--games", "2", "--jobs", "1", "--quiet",
+                           "--seed", "1", "--think", "0.05"], env=_ENV,
+                          capture_output=True, text=True, timeout=150, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "played for" not in done.stderr  # it played: nothing but its stray is at fault
+    assert len(_gone(pids, 4)) == 4  # 2 deals, 2 rotations: started 4 times, 4 strays
+
+
+@pytest.mark.timeout(180)
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="strays are found in /proc")
+def test_a_child_that_left_the_bots_session_does_not_outlive_bones_play(tmp_path):
+    pids = tmp_path / "pids"
+    bot = _straying_bot(tmp_path, pids)
+    done = subprocess.run([sys.executable, "-m", "bones.cli.main", "play", "--seats",
+                           f"cmd:{bot},greedy", "--seed", "4", "--think", "0.05", "--target",
+                           "10"], env=_ENV, stdin=subprocess.DEVNULL, capture_output=True,
+                          text=True, timeout=150, check=False)
+    assert done.returncode == 0, done.stderr
+    _gone(pids)
+
+
+@LIVENESS
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="strays are found in /proc")
+def test_a_bot_given_up_mid_game_is_ended_with_its_strays_at_once(tmp_path):
+    """Given up (here: it closed its output at its first move request, after leaving a
+    child in a session of its own), the bot's processes end then, not when the table is
+    closed: nothing of a bot that no longer plays goes on running."""
+    pids = tmp_path / "pids"
+    log = io.StringIO()
+    bot = ExternalBot(_straying_bot(tmp_path, pids, when="move", then="close"),
+                      random.Random(0), think=0.5, log=log)
+    proc = bot._proc
+    try:
+        game, _ = _play_game_with(lambda: bot)
+        assert game.results and "closed its output" in log.getvalue()
+        _gone(pids)
+        assert proc.wait(timeout=10) is not None
+    finally:
+        bot.close()
+
+
+@LIVENESS
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="strays are found in /proc")
+def test_closing_a_bot_ends_a_child_that_cleared_its_environment_below_a_marked_one(tmp_path):
+    """The mark is in the environment; a process started with none (``env -i``) is still
+    found while it is below a process that carries it."""
+    pids = tmp_path / "pids"
+    bare = tmp_path / "bare.py"
+    bare.write_text("import os, sys, time\n"
+                    "open(sys.argv[1], 'a').write(str(os.getpid()) + '\\n')\n"
+                    "time.sleep(120)\n")
+    bot, _ = _bot(tmp_path, f"""
+        import subprocess
+        if os.fork() == 0:
+            os.setsid()
+            subprocess.Popen(["/usr/bin/env", "-i", {sys.executable!r}, {str(bare)!r},
+                              {str(pids)!r}], stdin=subprocess.DEVNULL,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            time.sleep(120)
+            os._exit(0)
+        for line in sys.stdin:
+            req = json.loads(line)
+            if req["type"] == "hello":
+                print(HELLO, flush=True)
+            elif req["type"] == "quit":
+                break
+    """)
+    deadline = time.monotonic() + 30
+    while not pids.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    bot.close()
+    _gone(pids)
+
+
+@pytest.mark.timeout(120)
+def test_a_bot_writing_one_endless_line_is_given_up_in_bounded_memory(tmp_path):
+    """Each output line is read up to ``MAX_LINE`` and the rest dropped as it comes; a line
+    still going past ``GIVE_UP_LINE`` gives the bot up (its moves played for it at once)
+    rather than costing every move its deadline. Measured in a process of its own: the
+    referee's peak memory grows by far less than what the bot wrote."""
+    bot = _script(tmp_path, """
+        import json, sys
+        sys.stdin.readline()
+        print(json.dumps({"type": "hello", "protocol": "bones-bot/1", "name": "flood"}),
+              flush=True)
+        sys.stdin.readline()
+        block = "x" * (1 << 20)
+        for _ in range(256):  # 256 MiB at most: without a bound the referee would hold it
+            sys.stdout.write(block)
+        sys.stdout.flush()
+    """)
+    referee = f"""
+import io, json, random, resource, sys
+sys.path.insert(0, {str(Path(__file__).parent)!r})
+from test_bot_protocol import _play_game_with
+from bones.protocol.external import ExternalBot
+log = io.StringIO()
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+bot = ExternalBot({bot!r}, random.Random(0), think=5, log=log)
+game, _ = _play_game_with(lambda: bot)
+bot.close()
+after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(json.dumps({{"grew": after - before, "log": log.getvalue(), "asked": bot.asked,
+                  "played_for": bot.played_for, "done": bool(game.results)}}))
+"""
+    done = subprocess.run([sys.executable, "-c", referee], capture_output=True, text=True,
+                          timeout=110, check=False, preexec_fn=_limit_memory(2 << 30),
+                          env=_ENV)
+    assert done.returncode == 0, done.stderr
+    found = json.loads(done.stdout)
+    assert found["done"] and found["asked"] == found["played_for"] > 1
+    assert "a line longer than 65536 bytes" in found["log"]
+    assert "it wrote a line longer than 1048576 bytes" in found["log"]
+    assert found["log"].count("\n") == 2  # that reply's fault, then given up: no deadlines
+    assert found["grew"] * 1024 < 16 << 20, found["grew"]
+
+
+@LIVENESS
+def test_a_four_deal_arena_with_a_bot_silent_at_hello_starts_it_once_and_plays_for_it(
+        tmp_path, monkeypatch, capsys):
+    """Such an arena took 103 s: every table started the bot again and waited for its
+    hello, then for every move. Now the program is started once in the run, waited for once,
+    and every move of its seat, at every table, is the referee's, recorded as such."""
+    import bones.protocol.external as external
+    from bones.cli.main import main
+
+    monkeypatch.setattr(external, "HELLO_TIMEOUT", 0.5)
+    monkeypatch.setattr(external, "_SILENT", {})
+    script = tmp_path / "silent.py"
+    script.write_text("import sys\nfor line in sys.stdin:\n    pass\n")
+    started = []
+    real = external.subprocess.Popen
+
+    def counting(args, *rest, **options):
+        if str(script) in args:
+            started.append(args)
+        return real(args, *rest, **options)
+
+    monkeypatch.setattr(external.subprocess, "Popen", counting)
+    asks = []
+    real_ask = external.ExternalBot._ask
+
+    def counted_ask(self, request, timeout):
+        if self._gone is None:  # a bot given up is not asked: its seat is played for at once
+            asks.append(request["type"])
+        return real_ask(self, request, timeout)
+
+    monkeypatch.setattr(external.ExternalBot, "_ask", counted_ask)
+    bot = f"cmd:{sys.executable} {script}"
+    folder = tmp_path / "run"
+    assert main(["arena", "--bots", f"{bot},random", "--games", "4", "--jobs", "1", "--quiet",
+                 "--json", "--seed", "1", "--think", "0.5", "--record", str(folder)]) == 0
+    out, err = capsys.readouterr()
+    row = next(r for r in json.loads(out)["levels"] if r["level"] == bot)
+    assert len(started) == 1 and asks == ["hello"]  # one start, one wait, in 8 tables
+    assert row["moves_asked"] > 0 and row["moves_played_for"] == row["moves_asked"]
+    whys = [made["why"] for path in sorted(folder.glob("deal-*.json"))
+            for made in json.loads(path.read_text())["x-arena"].get("played_for", [])]
+    assert len(whys) == row["moves_played_for"]
+    assert all("no reply to hello within 0.5 s" in why for why in whys)
+    assert err.count("no reply to hello") == 1
