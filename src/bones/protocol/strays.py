@@ -29,7 +29,6 @@ from __future__ import annotations
 import contextlib
 import itertools
 import os
-import secrets
 import signal
 from pathlib import Path
 
@@ -45,7 +44,7 @@ _count = itertools.count(1)
 
 def mark() -> str:
     """A new mark: the name of an environment variable no other process has."""
-    return f"{PREFIX}{os.getpid()}_{next(_count)}_{secrets.token_hex(8)}"
+    return f"{PREFIX}{os.getpid()}_{next(_count)}_{os.urandom(8).hex()}"
 
 
 def supported() -> bool:
