@@ -3,10 +3,12 @@ crash the table; a move request never carries another seat's tiles."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
 import random
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -430,16 +432,18 @@ def test_a_search_bots_clock_stop_comes_before_the_referee_stops_waiting(think, 
         assert stop == pytest.approx(3 * think + slack)
 
 
-def test_a_move_request_whose_id_json_cannot_write_back_gets_no_reply_and_one_log_line():
+def test_a_move_request_whose_id_json_cannot_write_back_gets_an_error_under_id_null():
     """An id of 1e400 reads as infinity, which a JSON reply cannot carry (it would print
-    ``Infinity``, which is not JSON); the bot says so on its log and answers on."""
+    ``Infinity``, which is not JSON): the bot answers with an error under ``"id": null``
+    (so the referee is not left waiting), says so on its log, and answers on."""
     bad = json.dumps(SPEC_REQUEST).replace('"id": 41', '"id": 1e400')
     out, err = io.StringIO(), io.StringIO()
     status = serve("greedy", io.StringIO(bad + "\n" + json.dumps(SPEC_REQUEST) + "\n"), out,
                    err, seed=1)
     replies = [json.loads(reply) for reply in out.getvalue().splitlines()]
-    assert status == 0 and [r["id"] for r in replies] == [41]
-    assert len(err.getvalue().splitlines()) == 1 and "id cannot be written" in err.getvalue()
+    assert status == 0 and [r["id"] for r in replies] == [None, 41]
+    assert '"id" must be a whole number' in replies[0]["error"] and "play" not in replies[0]
+    assert len(err.getvalue().splitlines()) == 1 and '"id" must be' in err.getvalue()
 
 
 #: The move request of ``docs/bot-protocol.md``, as that page writes it.
@@ -641,13 +645,15 @@ def test_bones_bot_reads_utf_8_whatever_the_locale_says():
 
 
 @pytest.mark.parametrize("encoding", ["latin-1", "utf-8"])
-def test_bones_bot_ignores_a_line_that_is_not_utf_8_and_answers_on(encoding):
+def test_bones_bot_refuses_a_line_that_is_not_utf_8_and_answers_on(encoding):
     line = b"{\xff\xfe\n" + json.dumps(SPEC_REQUEST).encode() + b"\n"
     done = subprocess.run([sys.executable, "-m", "bones.cli.main", "bot", "--seed", "1"],
                           input=line, capture_output=True, timeout=60, check=False,
                           env={**os.environ, "PYTHONIOENCODING": encoding})
-    assert done.returncode == 0 and json.loads(done.stdout)["id"] == 41
-    assert done.stderr.decode(errors="replace").startswith("bones bot: ignoring a line")
+    replies = [json.loads(reply) for reply in done.stdout.splitlines()]
+    assert done.returncode == 0 and [r["id"] for r in replies] == [None, 41]
+    assert replies[0]["error"].startswith("the line is not JSON")
+    assert done.stderr.decode(errors="replace").startswith("bones bot: the line is not JSON")
 
 
 @LIVENESS
@@ -759,11 +765,16 @@ def test_a_byte_order_mark_before_a_request_is_skipped():
 
 
 @LIVENESS
-def test_a_hello_answered_late_costs_the_hello_not_the_first_move(tmp_path, monkeypatch):
-    """Past the hello's deadline the referee asks for a move; the late hello reply that
-    then arrives answers the hello, so the move's own reply is still taken."""
+def test_a_bot_that_misses_the_hello_deadline_is_given_up_and_not_started_again(
+        tmp_path, monkeypatch):
+    """A bot silent at ``hello`` used to be asked, and waited on, for every move (a 4-deal
+    arena took 103 s): it is given up at once, every move of its seat is played for it, and
+    another table of the run seats it without starting it again."""
     monkeypatch.setattr("bones.protocol.external.HELLO_TIMEOUT", 0.3)
-    bot, log = _bot(tmp_path, """
+    monkeypatch.setattr("bones.protocol.external._SILENT", {})
+    started = tmp_path / "started"
+    body = f"""
+        open({str(started)!r}, "a").write("x")
         for line in sys.stdin:
             req = json.loads(line)
             if req["type"] == "hello":
@@ -771,11 +782,22 @@ def test_a_hello_answered_late_costs_the_hello_not_the_first_move(tmp_path, monk
                 print(HELLO, flush=True)
             elif req["type"] == "move":
                 print(json.dumps(legal(req)), flush=True)
-    """, think=1.0)
+    """
+    bot, log = _bot(tmp_path, body, think=1.0)
+    proc = bot._proc
     game, _ = _play_game_with(lambda: bot)
+    assert proc.wait(timeout=10) is not None  # ended when it was given up, not at close
     bot.close()
-    assert game.results and bot.faults == 1 and bot.played_for == 0, log.getvalue()
-    assert "no reply within 0.3 s" in log.getvalue()
+    assert game.results and bot.asked > 0 and bot.played_for == bot.asked, log.getvalue()
+    assert log.getvalue().count("\n") == 1
+    assert "no reply to hello within 0.3 s; it is not started again" in log.getvalue()
+    again, log = _bot(tmp_path, body, think=1.0)
+    game, _ = _play_game_with(lambda: again)
+    again.close()
+    assert again._proc is None and started.read_text() == "x"  # started once in all
+    assert game.results and again.played_for == again.asked > 0
+    assert all("hello" in why for _, why in again.played_for_moves)
+    assert log.getvalue() == ""  # said once, when it was found
 
 
 @LIVENESS
@@ -799,14 +821,508 @@ def test_a_reply_whose_id_is_true_does_not_answer_request_1(tmp_path):
     assert "reply does not answer request 1" in log.getvalue()
 
 
-@pytest.mark.parametrize("line", ["[" * 100_000, '{"type": "move", "id": 1' + "9" * 5000 + "}",
-                                  '{"type": "move", "id": NaN}', "{not json"])
-def test_a_line_that_is_not_json_is_ignored_and_the_bot_answers_on(line):
+@pytest.mark.parametrize(("line", "error"), [
+    ("[" * 600 + "]" * 600, "cannot read the line: arrays and objects nest deeper than 500 levels"),
+    ("[" * 100_000, "the line opens more than 20000 arrays and objects"),
+    ('{"type": "move", "id": 1' + "9" * 5000 + "}", "cannot read the line: a number has more"),
+    ('{"type": "move", "id": NaN}', "the line is not JSON: NaN is not a JSON value"),
+    ("{not json", "the line is not JSON: Expecting property name"),
+    ("[1, 2]", "a request must be a JSON object, not [1, 2]"),
+    ('"move"', 'a request must be a JSON object, not "move"'),
+    ("null", "a request must be a JSON object, not null"),
+    ('{"type": "move", "id": true}', '"id" must be a whole number or a string'),
+    ('{"type": "move", "id": 1.5}', '"id" must be a whole number or a string'),
+    ('{"type": "move", "id": [41]}', '"id" must be a whole number or a string'),
+    ('{"type": "move", "id": "' + "x" * 100 + '"}', '"id" must be a whole number or a string'),
+    ('{"type": "move", "id": 1' + "0" * 100 + "}", '"id" must be a whole number or a string'),
+])
+def test_every_line_the_bot_cannot_take_gets_an_error_under_id_null_and_it_answers_on(
+        line, error):
+    """A line that is not JSON, not an object, or a move request whose id it cannot write
+    back as it came: ``{"id": null, "error": ...}`` (a referee waiting on it is not left
+    waiting for its deadline), one line on standard error, and the next request answered."""
     out, err = io.StringIO(), io.StringIO()
-    status = serve("greedy", io.StringIO(line + "\n" + json.dumps(SPEC_REQUEST) + "\n"), out,
-                   err, seed=1)
+    status = serve("greedy", io.StringIO(line + "\n\n  \n" + json.dumps(SPEC_REQUEST) + "\n"),
+                   out, err, seed=1)
     replies = [json.loads(reply) for reply in out.getvalue().splitlines()]
-    assert status == 0 and len(replies) == 1 and replies[0]["play"] == "4-3"
-    assert err.getvalue().startswith(("bones bot: ignoring a line that is not JSON: ",
-                                      "bones bot: ignoring a line it cannot read ("))
-    assert len(err.getvalue().splitlines()) == 1
+    assert status == 0 and len(replies) == 2 and replies[1]["play"] == "4-3"  # blanks skipped
+    assert replies[0] == {"id": None, "error": replies[0]["error"]}
+    assert replies[0]["error"].startswith(error), replies[0]
+    assert err.getvalue() == f"bones bot: {replies[0]['error']}\n"
+
+
+@pytest.mark.parametrize(("request_id", "echoed"), [
+    (None, None), (0, 0), (-3, -3), (2**63, 2**63), ("req-7", "req-7"),
+    ("9b2f0a8e-3c55-4f0e-8d4e-0c6a1d2b7e11", "9b2f0a8e-3c55-4f0e-8d4e-0c6a1d2b7e11")])
+def test_an_id_that_can_be_written_back_as_it_came_is_echoed(request_id, echoed):
+    request = dict(SPEC_REQUEST, id=request_id)
+    if request_id is None:
+        del request["id"]
+    out = io.StringIO()
+    serve("greedy", io.StringIO(json.dumps(request) + "\n"), out, io.StringIO(), seed=1)
+    assert json.loads(out.getvalue()) == {"id": echoed, "play": "4-3",
+                                          "end": json.loads(out.getvalue())["end"]}
+
+
+def test_a_line_past_nan_still_names_its_id_when_the_id_itself_is_good():
+    """The request is refused (NaN is not JSON), but its id is one the reply can carry,
+    so the referee can tell which request failed."""
+    line = json.dumps(SPEC_REQUEST).replace('"think": 0.1', '"think": NaN')
+    out = io.StringIO()
+    serve("greedy", io.StringIO(line + "\n"), out, io.StringIO(), seed=1)
+    assert json.loads(out.getvalue()) == {"id": 41, "error": "the line is not JSON: NaN is "
+                                                             "not a JSON value"}
+
+
+# -- limits: request lines, hostile values ----------------------------------------------------
+
+#: Runs ``bones bot`` and says its peak memory on standard error when it ends.
+_MEASURED_BOT = """
+import resource, sys
+from bones.cli.main import main
+try:
+    status = main(["bot", "--seed", "1"])
+finally:
+    print("maxrss", resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)
+sys.exit(status)
+"""
+
+
+def _limit_memory(limit: int):
+    """A ``preexec_fn`` giving the child at most ``limit`` bytes of address space: a test
+    that fails must not take the machine's memory with it."""
+    import resource
+
+    return lambda: resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+
+def _measured_bot(feed) -> tuple[list[dict], int, str]:
+    """``bones bot`` fed by ``feed(stdin)``: its replies, its peak RSS in KiB, its stderr."""
+    proc = subprocess.Popen([sys.executable, "-c", _MEASURED_BOT], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            preexec_fn=_limit_memory(1 << 30))
+    try:
+        with contextlib.suppress(BrokenPipeError):
+            feed(proc.stdin)
+            proc.stdin.close()
+        proc.wait(timeout=120)  # its replies and log are a few lines: no pipe fills
+        out, err = proc.stdout.read(), proc.stderr.read()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    err_text = err.decode(errors="replace")
+    peak = int(err_text.rsplit("maxrss ", 1)[1].split()[0])
+    return [json.loads(line) for line in out.splitlines()], peak, err_text
+
+
+def test_a_request_line_past_the_limit_is_refused_and_skipped_and_the_next_answered():
+    from bones.protocol.server import MAX_REQUEST
+
+    fits = json.dumps(SPEC_REQUEST)
+    fits = fits[:-1] + " " * (MAX_REQUEST - len(fits)) + "}"  # exactly the limit
+    over = fits[:-1] + " }"
+    for kind in (io.BytesIO, io.StringIO):
+        lines = [over, fits, "x" * (5 * MAX_REQUEST), json.dumps(SPEC_REQUEST)]
+        text = "\n".join(lines) + "\n"
+        stdin = io.BytesIO(text.encode()) if kind is io.BytesIO else io.StringIO(text)
+        out, err = io.StringIO(), io.StringIO()
+        assert serve("greedy", stdin, out, err, seed=1) == 0
+        replies = [json.loads(line) for line in out.getvalue().splitlines()]
+        refused = {"id": None, "error": f"request line longer than {MAX_REQUEST} bytes"}
+        assert [r.get("error") and r for r in replies] == [refused, None, refused, None]
+        assert replies[1]["id"] == replies[3]["id"] == 41
+    # counted in bytes, not characters, from a text stream too
+    wide = fits[:-1].replace(" " * 10, "é" * 10, 1) + "}"
+    out = io.StringIO()
+    serve("greedy", io.StringIO(wide + "\n"), out, io.StringIO(), seed=1)
+    assert json.loads(out.getvalue())["error"].startswith("request line longer")
+
+
+@pytest.mark.timeout(180)
+def test_a_flood_without_newline_is_skipped_in_bounded_memory():
+    """64 MiB on one line (``head -c 3G /dev/zero | bones bot`` grew to 2.4 GB in 5 s):
+    refused with one reply, skipped without being held, and the next request answered, the
+    process's peak memory within a few times the limit of what answering takes alone."""
+    from bones.protocol.server import MAX_REQUEST
+
+    request = (json.dumps(SPEC_REQUEST) + "\n").encode()
+    replies, alone, _ = _measured_bot(lambda stdin: stdin.write(request))
+    assert [r["id"] for r in replies] == [41]
+
+    def flood(stdin) -> None:
+        block = b"\0" * (1 << 20)
+        for _ in range(64):
+            stdin.write(block)
+        stdin.write(b"\n" + request)
+
+    replies, flooded, err = _measured_bot(flood)
+    assert replies[0] == {"id": None, "error": f"request line longer than {MAX_REQUEST} bytes"}
+    assert [r["id"] for r in replies] == [None, 41], err
+    assert (flooded - alone) * 1024 < 16 * MAX_REQUEST, (alone, flooded)
+
+
+@pytest.mark.timeout(180)
+@pytest.mark.skipif(not Path("/proc/self/io").is_file() or shutil.which("head") is None,
+                    reason="counts the bytes read in /proc")
+@pytest.mark.parametrize(("signum", "status"), [("SIGINT", 130), ("SIGTERM", 143)])
+def test_bones_bot_hears_ctrl_c_and_sigterm_while_reading_an_endless_line(signum, status):
+    """``head -c 3G /dev/zero | bones bot``: the pipe is never empty, so a read never waits
+    and is never interrupted, and a signal is heard only between reads; a line read whole
+    heard it only at its end (or never: it ran out of memory first). Read a bounded piece
+    at a time, it hears it at once."""
+    import signal
+
+    feed = subprocess.Popen(["head", "-c", str(4 << 30), "/dev/zero"], stdout=subprocess.PIPE)
+    proc = subprocess.Popen([sys.executable, "-m", "bones.cli.main", "bot"], stdin=feed.stdout,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            preexec_fn=_limit_memory(512 << 20))
+    feed.stdout.close()
+    try:
+        deadline = time.monotonic() + 60
+        while _bytes_read(proc.pid) < 64 << 20 and proc.poll() is None \
+                and time.monotonic() < deadline:
+            time.sleep(0.05)
+        proc.send_signal(getattr(signal, signum))
+        assert proc.wait(timeout=60) == status  # a liveness bound: it hears it at once
+        assert b"Traceback" not in proc.stderr.read()
+    finally:
+        for child in (proc, feed):
+            if child.poll() is None:
+                child.kill()
+            child.wait()
+
+
+def _bytes_read(pid: int) -> int:
+    """The bytes process ``pid`` has read so far (``rchar``), 0 once it is gone."""
+    try:
+        io_text = Path(f"/proc/{pid}/io").read_text()
+    except OSError:
+        return 0
+    return int(io_text.split("rchar:")[1].split()[0])
+
+
+#: Values a program we do not control may put anywhere in a request.
+HOSTILE = {
+    "a huge number": 10**4000, "a negative huge number": -(10**4000),
+    "a long list": [5] * 10_000,
+    "a long string": "x\"é\\" * 2500,  # no ', so Python would write it in '...'
+    "deep nesting": json.loads("[" * 400 + "]" * 400), "true": True, "false": False,
+    "null": None, "a fraction": 1.5, "an object": {"a": "b" * 1000, "True": None},
+    "an empty string": "",
+}
+
+
+def _hostile_requests():
+    """The spec's request with one value replaced by each hostile one, everywhere a value
+    can go: a field, a field of the rules, a field of a move."""
+    for name, value in HOSTILE.items():
+        for field in ("id", "rules", "seat", "hand", "dealt", "boneyard", "leader", "moves",
+                      "scores", "type"):
+            yield f"{field}: {name}", dict(SPEC_REQUEST, **{field: value})
+        for field in ("hand", "dealt", "scores", "moves"):
+            changed = json.loads(json.dumps(SPEC_REQUEST))
+            changed[field][0] = value
+            yield f"{field}[0]: {name}", changed
+        for key in ("preset", "players", "draw", "set", "target", name):
+            changed = json.loads(json.dumps(SPEC_REQUEST))
+            changed["rules"][key] = value
+            yield f"rules.{key}: {name}", changed
+        for index, key in ((0, "seat"), (0, "play"), (1, "end"), (3, "draw"), (3, "pass"),
+                           (1, name)):
+            changed = json.loads(json.dumps(SPEC_REQUEST))
+            changed["moves"][index][key] = value
+            yield f"moves[{index}].{key}: {name}", changed
+
+
+@LIVENESS
+def test_every_reply_to_a_hostile_request_is_one_short_line_in_json_terms():
+    """Messages named values as Python writes them (``not True``, ``not None``, ``'x'``)
+    and whole (a 4,300-digit seat gave a 4,349-byte message, a 10,000-entry ``dealt`` a
+    30 KB reply): every value is now named as JSON writes it and cut, so every reply is one
+    line of a few hundred bytes, whatever the request holds."""
+    import re
+
+    cases = list(_hostile_requests())
+    text = "".join(json.dumps(request) + "\n" for _, request in cases)
+    done = subprocess.run([sys.executable, "-m", "bones.cli.main", "bot", "--seed", "1"],
+                          input=text.encode(), capture_output=True, timeout=300, check=False)
+    assert done.returncode == 0
+    replies = done.stdout.decode().splitlines()
+    # "type" replaced: a request of a type it does not know gets no reply (the protocol)
+    assert len(replies) == len(cases) - len(HOSTILE)
+    python = re.compile(r"\b(True|False|None)\b|'[^'\s]*'|\[\d+(, \d+){20}")
+    for reply in replies:
+        assert len(reply.encode()) < 400, reply
+        parsed = json.loads(reply)
+        message = parsed.get("error", "")
+        assert not python.search(message), message
+    assert sum("error" in json.loads(reply) for reply in replies) > len(cases) // 2
+
+
+def test_quoted_names_values_as_json_and_cuts_them():
+    from bones.protocol.quoting import QUOTE_LIMIT, quoted
+
+    assert [quoted(v) for v in (True, False, None, 1.5, "a\"b", [1, "x"], {"k": None})] == \
+        ["true", "false", "null", "1.5", '"a\\"b"', '[1, "x"]', '{"k": null}']
+    assert quoted(10**4000) == "9" * 0 + "1" + "0" * (QUOTE_LIMIT - 1) + "..."
+    assert quoted(-(10**4000)).startswith("-10000") and len(quoted(-(10**4000))) == 43
+    assert quoted(json.loads("[" * 400 + "]" * 400)) == "[" * QUOTE_LIMIT + "..."
+    assert quoted("x" * 10**6) == '"' + "x" * (QUOTE_LIMIT - 1) + "..."
+    assert quoted(float("inf")) == "Infinity"
+
+
+# -- a bot's processes end with it --------------------------------------------------------------
+
+def _straying_bot(tmp_path: Path, pids: Path, when: str = "start", then: str = "play") -> str:
+    """An outside bot that double-forks a child into a session of its own (``setsid``),
+    which sleeps with its pid written to ``pids``: at its start, or at its first move
+    request; and then plays legally, or closes its output (to be given up)."""
+    script = tmp_path / "straying.py"
+    script.write_text(textwrap.dedent(f"""\
+        #!{sys.executable}
+        import json, os, sys, time
+        from bones.protocol.codec import view_of
+
+        def written():
+            return len(open({str(pids)!r}).read().split()) if os.path.exists({str(pids)!r}) \\
+                else 0
+
+        def stray():
+            before = written()
+            if os.fork() == 0:
+                os.setsid()
+                if os.fork() == 0:
+                    null = os.open(os.devnull, os.O_RDWR)
+                    for fd in (0, 1, 2):
+                        os.dup2(null, fd)
+                    with open({str(pids)!r}, "a") as out:
+                        out.write(f"{{os.getpid()}}\\n")
+                    time.sleep(120)
+                    os._exit(0)
+                os._exit(0)
+            os.wait()
+            deadline = time.monotonic() + 20
+            while written() == before and time.monotonic() < deadline:  # it is under way
+                time.sleep(0.01)
+
+        if {when!r} == "start":
+            stray()
+        moves = 0
+        for line in sys.stdin:
+            req = json.loads(line)
+            if req["type"] == "hello":
+                print(json.dumps({{"type": "hello", "protocol": "bones-bot/1",
+                                  "name": "stray"}}), flush=True)
+            elif req["type"] == "move":
+                moves += 1
+                if moves == 1 and {when!r} == "move":
+                    stray()
+                if {then!r} == "close":
+                    os.close(1)
+                    continue
+                play = view_of(req).legal[0]
+                reply = {{"id": req["id"], "play": str(play.tile)}}
+                if play.end is not None:
+                    reply["end"] = play.end
+                print(json.dumps(reply), flush=True)
+            elif req["type"] == "quit":
+                break
+    """))
+    script.chmod(0o755)
+    return str(script)
+
+
+def _gone(pids: Path, least: int = 1) -> list[int]:
+    """The pids written to ``pids`` (at least ``least``) once none of them runs, waiting
+    a bounded while for them to end."""
+    import signal
+
+    deadline = time.monotonic() + 30
+    while len(pids.read_text().split() if pids.exists() else ()) < least \
+            and time.monotonic() < deadline:
+        time.sleep(0.05)
+    found = [int(pid) for pid in pids.read_text().split()]
+    assert len(found) >= least
+    deadline = time.monotonic() + 10
+    while any(running(pid) for pid in found) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    alive = [pid for pid in found if running(pid)]
+    for pid in alive:  # not left behind even when the test fails
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+    assert not alive, "a process the bot started outlived it"
+    return found
+
+
+_ENV = {**os.environ, "PYTHONPATH": os.pathsep.join(
+    [str(Path(__file__).resolve().parent.parent / "src"), os.environ.get("PYTHONPATH", "")])}
+
+
+@pytest.mark.timeout(180)
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="strays are found in /proc")
+def test_a_child_that_left_the_bots_session_does_not_outlive_bones_arena(tmp_path):
+    pids = tmp_path / "pids"
+    bot = _straying_bot(tmp_path, pids)
+    done = subprocess.run([sys.executable, "-m", "bones.cli.main", "arena", "--bots",
+                           f"cmd:{bot},random", "--games", "2", "--jobs", "1", "--quiet",
+                           "--seed", "1", "--think", "0.05"], env=_ENV,
+                          capture_output=True, text=True, timeout=150, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "played for" not in done.stderr  # it played: nothing but its stray is at fault
+    assert len(_gone(pids, 4)) == 4  # 2 deals, 2 rotations: started 4 times, 4 strays
+
+
+@pytest.mark.timeout(180)
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="strays are found in /proc")
+def test_a_child_that_left_the_bots_session_does_not_outlive_bones_play(tmp_path):
+    pids = tmp_path / "pids"
+    bot = _straying_bot(tmp_path, pids)
+    done = subprocess.run([sys.executable, "-m", "bones.cli.main", "play", "--seats",
+                           f"cmd:{bot},greedy", "--seed", "4", "--think", "0.05", "--target",
+                           "10"], env=_ENV, stdin=subprocess.DEVNULL, capture_output=True,
+                          text=True, timeout=150, check=False)
+    assert done.returncode == 0, done.stderr
+    _gone(pids)
+
+
+@LIVENESS
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="strays are found in /proc")
+def test_a_bot_given_up_mid_game_is_ended_with_its_strays_at_once(tmp_path):
+    """Given up (here: it closed its output at its first move request, after leaving a
+    child in a session of its own), the bot's processes end then, not when the table is
+    closed: nothing of a bot that no longer plays goes on running."""
+    pids = tmp_path / "pids"
+    log = io.StringIO()
+    bot = ExternalBot(_straying_bot(tmp_path, pids, when="move", then="close"),
+                      random.Random(0), think=0.5, log=log)
+    proc = bot._proc
+    try:
+        game, _ = _play_game_with(lambda: bot)
+        assert game.results and "closed its output" in log.getvalue()
+        _gone(pids)
+        assert proc.wait(timeout=10) is not None
+    finally:
+        bot.close()
+
+
+@LIVENESS
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="strays are found in /proc")
+def test_closing_a_bot_ends_a_child_that_cleared_its_environment_below_a_marked_one(tmp_path):
+    """The mark is in the environment; a process started with none (``env -i``) is still
+    found while it is below a process that carries it."""
+    pids = tmp_path / "pids"
+    bare = tmp_path / "bare.py"
+    bare.write_text("import os, sys, time\n"
+                    "open(sys.argv[1], 'a').write(str(os.getpid()) + '\\n')\n"
+                    "time.sleep(120)\n")
+    bot, _ = _bot(tmp_path, f"""
+        import subprocess
+        if os.fork() == 0:
+            os.setsid()
+            subprocess.Popen(["/usr/bin/env", "-i", {sys.executable!r}, {str(bare)!r},
+                              {str(pids)!r}], stdin=subprocess.DEVNULL,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            time.sleep(120)
+            os._exit(0)
+        for line in sys.stdin:
+            req = json.loads(line)
+            if req["type"] == "hello":
+                print(HELLO, flush=True)
+            elif req["type"] == "quit":
+                break
+    """)
+    deadline = time.monotonic() + 30
+    while not pids.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    bot.close()
+    _gone(pids)
+
+
+@pytest.mark.timeout(120)
+def test_a_bot_writing_one_endless_line_is_given_up_in_bounded_memory(tmp_path):
+    """Each output line is read up to ``MAX_LINE`` and the rest dropped as it comes; a line
+    still going past ``GIVE_UP_LINE`` gives the bot up (its moves played for it at once)
+    rather than costing every move its deadline. Measured in a process of its own: the
+    referee's peak memory grows by far less than what the bot wrote."""
+    bot = _script(tmp_path, """
+        import json, sys
+        sys.stdin.readline()
+        print(json.dumps({"type": "hello", "protocol": "bones-bot/1", "name": "flood"}),
+              flush=True)
+        sys.stdin.readline()
+        block = "x" * (1 << 20)
+        for _ in range(256):  # 256 MiB at most: without a bound the referee would hold it
+            sys.stdout.write(block)
+        sys.stdout.flush()
+    """)
+    referee = f"""
+import io, json, random, resource, sys
+sys.path.insert(0, {str(Path(__file__).parent)!r})
+from test_bot_protocol import _play_game_with
+from bones.protocol.external import ExternalBot
+log = io.StringIO()
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+bot = ExternalBot({bot!r}, random.Random(0), think=5, log=log)
+game, _ = _play_game_with(lambda: bot)
+bot.close()
+after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(json.dumps({{"grew": after - before, "log": log.getvalue(), "asked": bot.asked,
+                  "played_for": bot.played_for, "done": bool(game.results)}}))
+"""
+    done = subprocess.run([sys.executable, "-c", referee], capture_output=True, text=True,
+                          timeout=110, check=False, preexec_fn=_limit_memory(2 << 30),
+                          env=_ENV)
+    assert done.returncode == 0, done.stderr
+    found = json.loads(done.stdout)
+    assert found["done"] and found["asked"] == found["played_for"] > 1
+    assert "a line longer than 65536 bytes" in found["log"]
+    assert "it wrote a line longer than 1048576 bytes" in found["log"]
+    assert found["log"].count("\n") == 2  # that reply's fault, then given up: no deadlines
+    assert found["grew"] * 1024 < 16 << 20, found["grew"]
+
+
+@LIVENESS
+def test_a_four_deal_arena_with_a_bot_silent_at_hello_starts_it_once_and_plays_for_it(
+        tmp_path, monkeypatch, capsys):
+    """Such an arena took 103 s: every table started the bot again and waited for its
+    hello, then for every move. Now the program is started once in the run, waited for once,
+    and every move of its seat, at every table, is the referee's, recorded as such."""
+    import bones.protocol.external as external
+    from bones.cli.main import main
+
+    monkeypatch.setattr(external, "HELLO_TIMEOUT", 0.5)
+    monkeypatch.setattr(external, "_SILENT", {})
+    script = tmp_path / "silent.py"
+    script.write_text("import sys\nfor line in sys.stdin:\n    pass\n")
+    started = []
+    real = external.subprocess.Popen
+
+    def counting(args, *rest, **options):
+        if str(script) in args:
+            started.append(args)
+        return real(args, *rest, **options)
+
+    monkeypatch.setattr(external.subprocess, "Popen", counting)
+    asks = []
+    real_ask = external.ExternalBot._ask
+
+    def counted_ask(self, request, timeout):
+        if self._gone is None:  # a bot given up is not asked: its seat is played for at once
+            asks.append(request["type"])
+        return real_ask(self, request, timeout)
+
+    monkeypatch.setattr(external.ExternalBot, "_ask", counted_ask)
+    bot = f"cmd:{sys.executable} {script}"
+    folder = tmp_path / "run"
+    assert main(["arena", "--bots", f"{bot},random", "--games", "4", "--jobs", "1", "--quiet",
+                 "--json", "--seed", "1", "--think", "0.5", "--record", str(folder)]) == 0
+    out, err = capsys.readouterr()
+    row = next(r for r in json.loads(out)["levels"] if r["level"] == bot)
+    assert len(started) == 1 and asks == ["hello"]  # one start, one wait, in 8 tables
+    assert row["moves_asked"] > 0 and row["moves_played_for"] == row["moves_asked"]
+    whys = [made["why"] for path in sorted(folder.glob("deal-*.json"))
+            for made in json.loads(path.read_text())["x-arena"].get("played_for", [])]
+    assert len(whys) == row["moves_played_for"]
+    assert all("no reply to hello within 0.5 s" in why for why in whys)
+    assert err.count("no reply to hello") == 1

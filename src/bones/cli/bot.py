@@ -29,12 +29,13 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def run(args: argparse.Namespace) -> int:
     # JSON between programs is UTF-8 (RFC 8259), whatever the locale says: a referee's
-    # byte-order mark or a name in Latin-1 would otherwise be read as other characters. A
-    # byte that is not UTF-8 reads as a replacement character, never the end of the bot:
-    # outside a string its line is not JSON (ignored, and said on standard error); inside
-    # one (a name, say) the request is answered with that character in the name.
-    if isinstance(sys.stdin, io.TextIOWrapper):
-        sys.stdin.reconfigure(encoding="utf-8", errors="replace")
+    # byte-order mark or a name in Latin-1 would otherwise be read as other characters. The
+    # input is read as bytes (``serve`` reads at most a bounded line at a time, and counts
+    # the limit in bytes) and each line as UTF-8: a byte that is not UTF-8 reads as a
+    # replacement character, never the end of the bot; outside a string its line is not
+    # JSON (an error reply); inside one (a name, say) the request is answered with that
+    # character in the name.
+    stdin = sys.stdin.buffer if isinstance(sys.stdin, io.TextIOWrapper) else sys.stdin
     if isinstance(sys.stdout, io.TextIOWrapper):
         sys.stdout.reconfigure(encoding="utf-8")
-    return serve(args.level, sys.stdin, sys.stdout, sys.stderr, seed=args.seed, think=args.think)
+    return serve(args.level, stdin, sys.stdout, sys.stderr, seed=args.seed, think=args.think)

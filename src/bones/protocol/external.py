@@ -11,12 +11,17 @@ bounded:
 - requests are written without blocking, within the reply's deadline: a program that stops
   reading its input is given up for the rest of its life, not waited on for ever;
 - its output is read as bytes by a thread, in lines of at most ``MAX_LINE`` bytes (a longer
-  one is dropped as it streams in), with at most ``MAX_WAITING`` lines held unread, and
-  each line is decoded and parsed on its own (bad UTF-8, deep nesting or a huge number is
-  that reply's fault, nothing more);
+  one is that reply's fault as soon as it passes the limit, and the rest of it is dropped
+  as it streams in; one still going past ``GIVE_UP_LINE`` gives the bot up), with at most
+  ``MAX_WAITING`` lines held unread, and each line is decoded and parsed on its own (bad
+  UTF-8, deep nesting or a huge number is that reply's fault, nothing more);
 - replies to earlier requests are skipped, with the deadline checked on every line;
-- the program runs in a session of its own, and ``close`` ends the whole session, so
-  children it forked do not outlive it.
+- a program that does not answer ``hello`` in ``HELLO_TIMEOUT`` is given up at once, and
+  not started again in this process (``_SILENT``): its seat is played for without a wait
+  at each table it is seated at;
+- the program runs in a session of its own and with a mark in its environment
+  (``strays``); giving it up or closing it ends the session and every process that carries
+  the mark, so children it forked, even ones that left the session, do not outlive it.
 """
 
 from __future__ import annotations
@@ -42,11 +47,17 @@ from bones.engine.moves import Play
 from bones.engine.rules import is_int
 from bones.engine.tiles import parse_tile
 from bones.engine.view import SeatView
+from bones.protocol import strays
 from bones.protocol.codec import PROTOCOL, request_of
+from bones.protocol.quoting import in_json_terms, quoted
 from bones.record.reader import strict_json
 
 #: The longest output line read as a reply; a move reply is well under 100 bytes.
 MAX_LINE = 1 << 16
+#: An output line still without its end past this many bytes gives the bot up: it is not
+#: a reply too long, it is a program writing without end (which is read and dropped as it
+#: comes, in bounded memory, but costs the reading thread its time for nothing).
+GIVE_UP_LINE = 1 << 20
 #: Output lines held unread; past this the reading thread waits (and so, in time, does the
 #: program writing them).
 MAX_WAITING = 256
@@ -59,6 +70,18 @@ HELLO_TIMEOUT = 5.0
 #: Seconds a program gets to exit after ``quit`` before its session is killed.
 QUIT_TIMEOUT = 2.0
 POSIX = os.name == "posix"
+
+#: The commands that did not answer ``hello`` in time in this process, each with the reason
+#: told: another table of the same run seats such a bot without starting it again (a
+#: program that does not answer now would cost every table the same wait for nothing).
+_SILENT: dict[str, str] = {}
+
+
+class _Late:
+    """What ``_ask`` returns when no reply came by the deadline (``LATE``)."""
+
+
+LATE = _Late()
 
 
 def cannot_start(command: str) -> str | None:
@@ -120,13 +143,15 @@ def _script_fault(program: str) -> str | None:
 
 
 class _Line:
-    """One output line, or why it is not one (too long, not UTF-8)."""
+    """One output line, or why it is not one (too long, not UTF-8); ``fatal`` when the
+    program is to be given up for it (a line without end)."""
 
-    __slots__ = ("fault", "text")
+    __slots__ = ("fatal", "fault", "text")
 
-    def __init__(self, text: str | None, fault: str | None = None) -> None:
+    def __init__(self, text: str | None, fault: str | None = None, fatal: bool = False) -> None:
         self.text = text
         self.fault = fault
+        self.fatal = fatal
 
 
 class ExternalBot:
@@ -164,14 +189,22 @@ class ExternalBot:
         self._last_words = ""
         self._stderr_ended = threading.Event()
         self.name = command
+        #: The variable in the program's environment, inherited by every process it starts,
+        #: by which they are found and ended with it (``strays``).
+        self._mark = strays.mark()
+        self._proc: subprocess.Popen[bytes] | None = None
+        silent = _SILENT.get(command)
+        if silent is not None:  # said when it was found; every table after is played for
+            self._gone = silent
+            return
         try:
-            self._proc: subprocess.Popen[bytes] | None = subprocess.Popen(
+            self._proc = subprocess.Popen(
                 shlex.split(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE, start_new_session=POSIX,
+                env={**os.environ, self._mark: "1"},
             )
         except (OSError, ValueError) as exc:
-            self._proc = None
-            self._give_up(f"cannot start {command!r}: {exc}")
+            self._give_up(f"cannot start {quoted(command, 200)}: {exc}")
             return
         assert self._proc.stdin is not None
         if POSIX:
@@ -183,7 +216,11 @@ class ExternalBot:
         except BaseException:  # Ctrl-C or SIGTERM while waiting: nobody else can end it
             self.close()
             raise
-        if isinstance(hello, dict) and isinstance(hello.get("name"), str):
+        if hello is LATE:  # a program silent now is not waited on again at every move
+            why = f"no reply to hello within {HELLO_TIMEOUT:g} s"
+            _SILENT[command] = f"{why} when it was first started in this run"
+            self._give_up(f"{why}; it is not started again in this run")
+        elif isinstance(hello, dict) and isinstance(hello.get("name"), str):
             self.name = hello["name"][:80]
 
     # -- the channels ---------------------------------------------------------------------
@@ -194,22 +231,28 @@ class ExternalBot:
         stream = self._proc.stdout  # held here, and closed by this reader alone (below)
         fd = stream.fileno()
         line = bytearray()
-        too_long = False
+        skipped = -1  # the bytes of a line too long dropped so far; -1 while none is
         try:
             while chunk := os.read(fd, 1 << 16):
                 *whole, rest = chunk.split(b"\n")
                 for part in whole:
-                    found = (_Line(None, f"a line longer than {MAX_LINE} bytes") if too_long
-                             else _decode(bytes(line + part)))
-                    if not self._put(found):
+                    if skipped < 0 and not self._put(_decode(bytes(line + part))):
                         return
                     line.clear()
-                    too_long = False
-                if not too_long:
+                    skipped = -1
+                if skipped >= 0:
+                    skipped += len(rest)
+                    if skipped > GIVE_UP_LINE:  # the pipe is left unread: the bot is ended
+                        self._put(_Line(None, f"a line longer than {GIVE_UP_LINE} bytes",
+                                        fatal=True))
+                        return
+                else:
                     line += rest
-                    if len(line) > MAX_LINE:
+                    if len(line) > MAX_LINE:  # the reply's fault now, not at its end
+                        if not self._put(_Line(None, f"a line longer than {MAX_LINE} bytes")):
+                            return
+                        skipped = len(line)
                         line.clear()
-                        too_long = True
         except OSError:
             pass
         finally:
@@ -273,9 +316,11 @@ class ExternalBot:
             if proc.poll() is not None:  # ended: its last words are read to the end
                 self._stderr_ended.wait(0.5)
                 if self._last_words:
-                    message += f" (its last words on standard error: {self._last_words!r})"
+                    message += (" (its last words on standard error: "
+                                f"{quoted(self._last_words, LAST_WORDS)})")
         self._fault(message + "; its moves are played for it from now on")
         self._gone = message
+        self._end()  # what it started too: nothing of a bot given up goes on running
 
     def _send(self, request: dict[str, Any], deadline: float) -> bool:
         """Write one request line by the deadline (a program that does not read its input
@@ -305,7 +350,8 @@ class ExternalBot:
         return True
 
     def _ask(self, request: dict[str, Any], timeout: float) -> Any:
-        """Send one request and wait for its reply; ``None`` on any failure.
+        """Send one request and wait for its reply; ``LATE`` when none came by the deadline
+        (for the caller to tell), ``None`` on any other failure.
 
         Replies to earlier requests (late answers, a late hello) are skipped, not taken as
         this one's, and so are blank lines; the deadline is checked on every line, so a
@@ -331,13 +377,16 @@ class ExternalBot:
                     self._give_up("the bot process closed its output")
                     return None
                 if line.text is None:
-                    self._fault(f"reply is {line.fault}")
+                    if line.fatal:
+                        self._give_up(f"it wrote {line.fault}")
+                    else:
+                        self._fault(f"reply is {line.fault}")
                     return None
                 if line.text.strip():  # a blank line is skipped, as ``bones bot`` skips them
                     try:
                         reply = strict_json(line.text)
                     except ValueError:
-                        self._fault(f"reply is not JSON: {line.text.strip()[:80]!r}")
+                        self._fault(f"reply is not JSON: {quoted(line.text.strip())}")
                         return None
                     if reply is None:  # JSON null: a reply, but none a caller could tell
                         self._fault("reply is null, not an object")
@@ -350,8 +399,7 @@ class ExternalBot:
                     if not stale:
                         return reply
             if time.monotonic() >= deadline:  # whatever came, nothing answered in time
-                self._fault(f"no reply within {timeout:g} s")
-                return None
+                return LATE
 
     # -- the bot --------------------------------------------------------------------------
 
@@ -359,7 +407,11 @@ class ExternalBot:
         self._next_id += 1
         request_id = self._next_id
         self._last_fault = None
-        reply = self._ask(request_of(view, request_id, self.think), timeout=2 * self.think + 1)
+        timeout = 2 * self.think + 1
+        reply = self._ask(request_of(view, request_id, self.think), timeout)
+        if reply is LATE:
+            self._fault(f"no reply within {timeout:g} s")
+            reply = None
         move = self._legal(reply, request_id, view)
         self.asked += 1
         if move is None:
@@ -374,16 +426,16 @@ class ExternalBot:
         # is_int: JSON true is not the id 1, though Python's True == 1.
         if not isinstance(reply, dict) or not is_int(reply.get("id")) \
                 or reply["id"] != request_id:
-            self._fault(f"reply does not answer request {request_id}: {str(reply)[:80]}")
+            self._fault(f"reply does not answer request {request_id}: {quoted(reply)}")
             return None
         if "play" not in reply:
-            said = f": {str(reply['error'])[:80]}" if "error" in reply else ""
+            said = f": {_prose(reply['error'])}" if "error" in reply else ""
             self._fault(f"reply names no play{said}")
             return None
         try:
             tile = parse_tile(reply.get("play"))
         except ValueError as exc:
-            self._fault(f"illegal reply: {exc}")
+            self._fault(f"illegal reply: {in_json_terms(str(exc), [reply.get('play')])}")
             return None
         legal = [p for p in view.legal if p.tile == tile]
         if not legal:  # not in the hand, not the tile the opening names, fits no arm
@@ -396,9 +448,8 @@ class ExternalBot:
         arms = {p.end for p in matching}
         if len(arms) == 1:
             return matching[0]
-        named = f"with end {str(end)[:20]!r}" if end is not None else "without an end"
-        self._fault(f"illegal reply: {str(reply.get('play'))[:20]} {named} is not one legal "
-                    "play")
+        named = f"with end {quoted(end)}" if end is not None else "without an end"
+        self._fault(f"illegal reply: {tile} {named} is not one legal play")
         return None
 
     @property
@@ -408,7 +459,7 @@ class ExternalBot:
 
     def close(self) -> None:
         """Send ``quit``, give the program ``QUIT_TIMEOUT`` seconds to exit, then end its
-        whole session (children it forked included)."""
+        whole session and every process it started (``_end``)."""
         proc = self._proc
         if proc is None:
             return
@@ -421,13 +472,33 @@ class ExternalBot:
             with contextlib.suppress(subprocess.TimeoutExpired):
                 proc.wait(timeout=QUIT_TIMEOUT)
         finally:  # even when a second Ctrl-C or SIGTERM cuts the wait short
+            self._end()
+            proc.wait()
+            self._proc = None
+
+    def _end(self) -> None:
+        """Kill the program, every process that carries its mark or descends from one (its
+        children, even those that left its session: ``strays``), and its session (where
+        there is no ``/proc`` to find the others, that is all)."""
+        proc = self._proc
+        if proc is None:
+            return
+        try:
+            strays.end_marked(self._mark)
+        finally:
             if POSIX:
                 with contextlib.suppress(OSError):  # OSError: the session is already gone
                     os.killpg(proc.pid, signal.SIGKILL)
             if proc.poll() is None:
                 proc.kill()
-            proc.wait()
-            self._proc = None
+
+
+def _prose(said: object) -> str:
+    """What a bot said (an ``error`` reply's reason): its text, cut; any other value as
+    JSON."""
+    if isinstance(said, str):
+        return said if len(said) <= 80 else said[:80] + "..."
+    return quoted(said)
 
 
 def _decode(raw: bytes) -> _Line:

@@ -19,10 +19,11 @@ from dataclasses import dataclass
 
 from bones.engine.errors import BonesError
 from bones.engine.layout import Layout, empty_layout
-from bones.engine.moves import Draw, Move, Play
+from bones.engine.moves import ARMS, Draw, Move, Play
 from bones.engine.rules import Rules
 from bones.engine.state import arm_for, reserve_of, would_draw
 from bones.engine.tiles import Tile
+from bones.protocol.quoting import quoted
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +111,8 @@ def _play(rules: Rules, layout: Layout, move: Play, seat: int, mine: frozenset[T
         raise BonesError(f"seat {seat} drew {t}; seat {move.seat} cannot play it")
     if layout.is_empty:
         return Play(move.seat, t)
+    if move.end is not None and move.end not in ARMS:  # any JSON value: named as JSON
+        raise BonesError(f"{quoted(move.end)} is not an arm (left, right, up, down)")
     return Play(move.seat, t, arm_for(layout, t, move.end))
 
 
