@@ -26,4 +26,7 @@ def run() -> None:
         context.run_migrations()
 
 
-run()
+# Alembic sets ``context.config`` before it runs this file; an import from anywhere else
+# (pytest's doctest collection walks the package) finds none, and does nothing.
+if getattr(context, "config", None) is not None:
+    run()
