@@ -89,7 +89,7 @@ def restore(loaded: Loaded, rules: Rules) -> Restored:
     """The table ``loaded`` as its log leaves it."""
     seq = loaded.log[-1].seq if loaded.log else 0
     restored = Restored(seq, [s.name if s.taken or s.kind != "human" else None
-                              for s in loaded.seats], carried=[0] * rules.players)
+                              for s in loaded.seats], carried=[0] * len(loaded.seats))
     for row in loaded.log:
         if row.kind == "away":
             restored.away.add(row.data["seat"])

@@ -16,7 +16,9 @@ from typing import Any
 
 from bones.ai.levels import LEVELS
 from bones.engine.errors import BonesError
+from bones.engine.pool import has_pool
 from bones.engine.rules import Rules, rules_from_json
+from bones.engine.state import reserve_of
 from bones.table.seats import HUMAN, default_names
 from bones.table.wire import rules_json
 
@@ -64,12 +66,14 @@ class TableSpec:
                 "think": self.think, "timer": self.timer, "hints": self.hints}
 
     def public(self) -> dict[str, Any]:
-        """The table as every client is told it: the spec, and what follows from it."""
+        """The table as every client is told it: the spec, and what follows from it (asked
+        of the engine's helpers: the rules are read in the engine only)."""
         rules = self.rules
-        return {**self.to_json(), "players": rules.players, "target": rules.target_points,
-                "partnerships": rules.partnerships, "draw": rules.draw, "ante": rules.ante,
-                "sides": [list(rules.seats_of(side)) for side in range(rules.sides)],
-                "practice": self.practice, "undo": self.practice}
+        sides = [list(rules.seats_of(side)) for side in range(rules.sides)]
+        return {**self.to_json(), "players": len(self.kinds), "target": rules.target_points,
+                "partnerships": any(len(seats) > 1 for seats in sides),
+                "draw": reserve_of(rules) is not None, "pool": has_pool(rules),
+                "sides": sides, "practice": self.practice, "undo": self.practice}
 
 
 def read_spec(doc: object) -> TableSpec:
@@ -91,11 +95,11 @@ def read_spec(doc: object) -> TableSpec:
     if isinstance(raw, dict) and "players" not in raw:
         raw = {**raw, "players": len(seats)}
     rules = rules_from_json(raw)  # the engine's one-line RulesError for a bad combination
-    if rules.players > MAX_PLAYERS:
-        raise SpecError(f"a web table seats at most {MAX_PLAYERS} players, not {rules.players}")
-    if len(seats) != rules.players:
-        raise SpecError(f"seats: {len(seats)} listed, but the rules have {rules.players} "
-                        "players")
+    players = rules_json(rules)["players"]  # as every client is told the rules
+    if players > MAX_PLAYERS:
+        raise SpecError(f"a web table seats at most {MAX_PLAYERS} players, not {players}")
+    if len(seats) != players:
+        raise SpecError(f"seats: {len(seats)} listed, but the rules have {players} players")
     for kind in seats:
         if kind != HUMAN and kind not in LEVELS:
             raise SpecError(f'seats: "{kind[:40]}" is not a seat (use human or one of '

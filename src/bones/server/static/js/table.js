@@ -199,7 +199,7 @@ function drawHeading() {
 function drawSeats() {
   const list = clear(byId("seats"));
   const view = state.view;
-  const pool = state.table.ante > 0;
+  const pool = state.table.pool;
   for (const seat of state.status.seats) {
     const s = seat.seat;
     const badges = [];
