@@ -1,17 +1,21 @@
-# Two entry points: `make play` (a terminal game) and `make test` (lint, types, tests).
+# Three entry points: `make play` (a terminal game), `make serve` (the web table) and
+# `make test` (lint, types, tests).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-# Two installs: `make play` needs only what bones needs to run; `make test` adds the dev
-# tools. OpenSpiel (an opponent in one benchmark) is taken only as a ready-made wheel: some
-# Pythons and platforms have none (3.15, when this was written), and building it from source
-# needs a C++ toolchain and a long download, so where no wheel exists its test is skipped.
+# Three installs: `make play` needs only what bones needs to run; `make serve` adds the web
+# extra (Starlette, uvicorn, SQLAlchemy, Alembic); `make test` adds the dev tools and the
+# web extra, whose code it checks and tests. OpenSpiel (an opponent in one benchmark) is
+# taken only as a ready-made wheel: some Pythons and platforms have none (3.15, when this
+# was written), and building it from source needs a C++ toolchain and a long download, so
+# where no wheel exists its test is skipped.
 RUN_STAMP := $(VENV)/.installed-run
+WEB_STAMP := $(VENV)/.installed-web
 DEV_STAMP := $(VENV)/.installed-dev
 SOURCES := pyproject.toml setup.py src/bones/fast/_playout.c src/bones/fast/_search.c
 
-.PHONY: play test bench clean
+.PHONY: play serve test bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -21,16 +25,23 @@ $(RUN_STAMP): $(SOURCES) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
 	touch $@
 
+$(WEB_STAMP): $(SOURCES) | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[web]'
+	touch $(RUN_STAMP) $@
+
 $(DEV_STAMP): $(SOURCES) | $(BIN)/python
-	$(BIN)/python -m pip install --quiet --only-binary open_spiel -e '.[dev,openspiel]' \
+	$(BIN)/python -m pip install --quiet --only-binary open_spiel -e '.[dev,web,openspiel]' \
 	    2>$(VENV)/openspiel.log \
 	  || { echo "make: OpenSpiel not installed, its test will be skipped ($$(grep ERROR \
 	         $(VENV)/openspiel.log | tail -n 1))"; \
-	       $(BIN)/python -m pip install --quiet -e '.[dev]'; }
-	touch $(RUN_STAMP) $@
+	       $(BIN)/python -m pip install --quiet -e '.[dev,web]'; }
+	touch $(RUN_STAMP) $(WEB_STAMP) $@
 
 play: $(RUN_STAMP)
 	$(BIN)/bones play $(ARGS)
+
+serve: $(WEB_STAMP)
+	$(BIN)/bones serve $(ARGS)
 
 test: $(DEV_STAMP)
 	$(BIN)/ruff check src tests benchmarks

@@ -29,7 +29,7 @@ class Parser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     """``bones`` and its sub-commands (each sub-command's parser is a ``Parser`` too)."""
-    from bones.cli import arena, bot, lab, league, play, replay, rules, simulate, verify
+    from bones.cli import arena, bot, lab, league, play, replay, rules, serve, simulate, verify
 
     parser = Parser(
         prog="bones",
@@ -40,7 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"bones {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module in (play, replay, verify, rules, simulate, lab, arena, league, bot):
+    for module in (play, replay, verify, rules, simulate, lab, arena, league, bot, serve):
         module.add_parser(sub)
     return parser
 

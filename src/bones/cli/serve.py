@@ -1,0 +1,117 @@
+"""``bones serve``: the web table, one process serving pages, static files and WebSockets.
+
+This module reads the flags, names where the data goes, and runs the server under uvicorn;
+the server itself is ``bones.server``. Its packages (Starlette, uvicorn, SQLAlchemy,
+Alembic) are the ``web`` extra: without them the command says how to install them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from pathlib import Path
+
+from bones.cli.common import cores, nonempty_path
+from bones.cli.rules import everything_json
+from bones.engine.errors import BonesError
+
+#: Where the database goes when ``--db`` names none.
+DATA = "bones-data"
+
+
+def _port(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 1 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is 1 to 65535, not {value}")
+    return value
+
+
+def _pace(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 <= value <= 10:
+        raise argparse.ArgumentTypeError(f"the pace is 0 to 10 seconds, not {text}")
+    return value
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "serve", help="run the web table: a lobby, tables in the browser, spectators",
+        description="Serve the web table: make a table in the lobby, send the invite link, "
+        "play in the browser against people and bots. Everything is kept in a database "
+        "(an SQLite file in --data unless --db names another), so the server may be "
+        "stopped and started again without losing a move. See docs/web.md.")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on (default 127.0.0.1: this machine only; "
+                   "0.0.0.0 for every network the machine is on)")
+    p.add_argument("--port", type=_port, default=8000, help="port (default 8000)")
+    p.add_argument("--data", type=nonempty_path, default=DATA, metavar="DIR",
+                   help=f"folder for the database when --db is not given (default ./{DATA})")
+    p.add_argument("--db", metavar="URL",
+                   help="a SQLAlchemy database URL instead (sqlite:///path.db, "
+                   "postgresql://...); the schema is migrated at start")
+    p.add_argument("--pace", type=_pace, default=0.6, metavar="SECONDS",
+                   help="pause between bot moves shown at a table (default 0.6)")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        import uvicorn
+        from sqlalchemy.engine import make_url
+        from sqlalchemy.exc import ArgumentError
+
+        from bones.server import migrate
+        from bones.server.app import create_app
+        from bones.server.settings import Settings
+        from bones.server.store import make_engine
+    except ImportError as exc:
+        raise BonesError(f"bones serve needs the web packages ({exc.name} is missing): "
+                         "pip install 'bones[web]', or make serve") from None
+    if args.db is None:
+        data = Path(args.data)
+        try:
+            data.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise BonesError(f"cannot make the data folder {data}: "
+                             f"{exc.strerror or exc}") from None
+        url = f"sqlite:///{(data / 'bones.db').resolve()}"
+        where = f"data in {data.resolve()}"
+    else:
+        url = args.db
+        try:
+            shown = make_url(url).render_as_string(hide_password=True)
+        except ArgumentError:
+            raise BonesError(f"--db: {url!r} is not a database URL (sqlite:///bones.db, "
+                             "postgresql://user@host/bones)") from None
+        where = f"database {shown}"
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s",
+                        stream=sys.stderr)
+    logging.getLogger("alembic").setLevel(logging.WARNING)
+    # Opened and migrated here first, so a database that cannot be reached or written is
+    # one line, not a server that fails to start (the server migrates again: a no-op).
+    try:
+        engine = make_engine(url)
+        try:
+            migrate.upgrade(engine)
+        finally:
+            engine.dispose()
+    except Exception as exc:  # a missing driver, a refused connection, a read-only file
+        reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        raise BonesError(f"cannot open the database ({where}): {reason}") from None
+    settings = Settings(db_url=url, catalog=everything_json(), pace=args.pace,
+                        workers=max(2, cores()))
+    host = f"[{args.host}]" if ":" in args.host else args.host
+    print(f"bones serve: {where}; open http://{host}:{args.port}/", file=sys.stderr,
+          flush=True)
+    # Frames over 64 KiB are cut off by the WebSocket layer itself; the server's own limit
+    # (4 KiB) answers anything between with an error frame.
+    uvicorn.run(create_app(settings), host=args.host, port=args.port, ws_max_size=65536,
+                log_level="info", server_header=False)
+    return 0

@@ -1,0 +1,81 @@
+"""Every live table of the server, taken up from the database when first asked for, and the
+threads the tables share: one for the database (SQLite has one writer; the event loop
+never waits on a disk) and a pool for the bots' thinking and hints."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import anyio
+import anyio.to_thread
+
+from bones.engine.errors import BonesError
+from bones.server.restore import restore
+from bones.server.round import Round
+from bones.server.settings import Settings
+from bones.server.spec import spec_from_json
+from bones.server.store import Store
+
+log = logging.getLogger("bones.server")
+
+T = TypeVar("T")
+
+
+class Hub:
+    """The tables. Made inside the running server (its thread limiters belong to the event
+    loop)."""
+
+    def __init__(self, store: Store, settings: Settings) -> None:
+        self.store = store
+        self.settings = settings
+        self.rounds: dict[int, Round] = {}
+        self._loading: dict[int, asyncio.Lock] = {}
+        self._db = anyio.CapacityLimiter(1)
+        self._thinkers = anyio.CapacityLimiter(max(1, settings.workers))
+
+    async def db(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run a ``Store`` method in the database's thread."""
+        return await anyio.to_thread.run_sync(fn, *args, limiter=self._db)
+
+    async def think(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run a bot's (or a hint's) thinking in the pool: the table's actor waits for it,
+        every other table goes on."""
+        return await anyio.to_thread.run_sync(fn, *args, limiter=self._thinkers)
+
+    async def round(self, table_id: int) -> Round | None:
+        """The live table ``table_id``, taken up from its log if it is not live (or could
+        not save, and must be taken up again); ``None`` if there is no such table or its
+        log cannot be replayed (said in the server's log)."""
+        live = self.rounds.get(table_id)
+        if live is not None and live.broken is None:
+            return live
+        lock = self._loading.setdefault(table_id, asyncio.Lock())
+        async with lock:
+            live = self.rounds.get(table_id)
+            if live is not None and live.broken is None:
+                return live
+            if live is not None:
+                await live.close()
+                del self.rounds[table_id]
+            loaded = await self.db(self.store.load, table_id)
+            if loaded is None:
+                return None
+            try:
+                spec = spec_from_json(loaded.spec)
+                restored = restore(loaded, spec.rules)
+                started = loaded.games[-1].started if loaded.games else None
+                live = Round(self, table_id, spec, restored, started)
+            except (BonesError, KeyError, TypeError, ValueError) as exc:
+                log.error("table %d cannot be taken up from its log: %s", table_id, exc)
+                return None
+            self.rounds[table_id] = live
+        live.kick()  # a bot to move, a timer to start: the table goes on where it stood
+        return live
+
+    async def close(self) -> None:
+        for live in list(self.rounds.values()):
+            await live.close()
+        self.rounds.clear()

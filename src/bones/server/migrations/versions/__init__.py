@@ -1,0 +1,1 @@
+"""One module per revision of the schema, oldest first."""
