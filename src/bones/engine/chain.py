@@ -67,6 +67,9 @@ class Chain(Sequence[T], Generic[T]):
     def __getitem__(self, index: slice) -> tuple[T, ...]: ...
 
     def __getitem__(self, index: int | slice) -> T | tuple[T, ...]:
+        if index == -1 and self._links is not None:  # the hand in play: asked every move
+            last: T = self._links[0]
+            return last
         if isinstance(index, slice):
             return tuple(self)[index]
         position = index + self._length if index < 0 else index
