@@ -254,12 +254,13 @@ def evaluate(job: DealSearch) -> tuple[tuple[float, ...], int, bool]:
     solves). Raises ``ValueError`` or ``TypeError`` for an inconsistent position and
     ``RuntimeError`` without the extension.
     """
-    c = job.candidates
-    if c.spec.packed is None:
+    # unpacked as tuples: a search of a few microseconds should not pay for 14 lookups
+    candidates, hands, boneyard, drawn, exact, seed = job
+    spec, to_move, arms, spinner, waiting, placed, opening, status, moves = candidates
+    if spec.packed is None:
         raise RuntimeError(MISSING)
-    return _search.evaluate(c.spec.packed, job.hands, job.boneyard, job.drawn, c.to_move,
-                            c.arms, c.spinner, c.waiting, c.placed, c.opening, c.status,
-                            c.moves, job.exact, job.seed)
+    return _search.evaluate(spec.packed, hands, boneyard, drawn, to_move, arms, spinner,
+                            waiting, placed, opening, status, moves, exact, seed)
 
 
 def sights(roots: int) -> _search.Sights:
