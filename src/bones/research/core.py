@@ -1,0 +1,781 @@
+"""One hand of any rule set as small integers: the model the research adapters share.
+
+OpenSpiel's game (``bones.research.openspiel``), the PettingZoo environment
+(``bones.research.pettingzoo``) and the Gymnasium wrapper (``bones.research.gym``) all step
+a ``Hand``: a mutable hand whose tiles are indices into ``full_set(rules.set)``, whose
+moves are action numbers, and whose chance events (each tile dealt, the lots, each tile
+drawn) are chance outcomes. It plays the engine's rules (``bones.engine``) move for move;
+``tests/test_research_openspiel.py`` walks random hands through both and compares them.
+The engine's immutable values cost about 40 microseconds a move; this model a few, which is
+what a research loop of millions of moves needs.
+
+The numbering, the chance model and the observation layouts are documented in
+``docs/research.md``; the constants below are that contract.
+
+- **Actions.** With ``A`` arms (2, or 4 with ``spinner: "first-double"``) and ``T`` tiles,
+  action ``tile * A + arm`` lays tile ``tile`` (its index in ``full_set``) on arm ``arm``
+  (0 left, 1 right, 2 up, 3 down); the first tile of a hand is ``tile * A + 0``. Action
+  ``T * A`` is the pass, the only legal action where the rules force one.
+- **Chance.** The deal is one chance event per tile dealt (seat 0's tiles first, then seat
+  1's, ...; each seat's in increasing order of index), its outcome the tile's index, every
+  set of hands as likely as the engine's shuffle makes it; where the rules redeal a deal
+  that lacks a double (``no_double: "redeal"``), the outcomes are weighted so that only
+  deals the rules keep are dealt, each as likely as under the engine's shuffle and redeal.
+  Lots, where the rules draw them, are one chance event whose outcome is the seat that
+  leads (each seat equally likely, as drawing a tile each from a shuffled set makes them).
+  Each draw from the boneyard is one chance event, its outcome the tile drawn, any undrawn
+  tile equally likely (the engine's boneyard is shuffled: the same).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from math import comb, factorial
+from typing import Final, Literal, Protocol
+
+from bones.engine import lead as leads
+from bones.engine.layout import Layout, empty_layout
+from bones.engine.moves import ARMS, Arm, Draw, Move, Pass, Play
+from bones.engine.rules import Rules
+from bones.engine.scoring import BLOCKED, OUT, hand_points, lowest_sides, side_counts
+from bones.engine.state import calls_block
+from bones.engine.tiles import Tile, full_set
+from bones.engine.view import SeatView
+
+#: What a ``Hand`` waits for: a tile dealt, the lots, a seat's action, a tile drawn, nothing.
+DEAL: Final = 0
+LOTS: Final = 1
+PLAY: Final = 2
+DRAWING: Final = 3
+OVER: Final = 4
+
+#: How returns are counted (the ``returns`` parameter): ``"points"``, each side's points
+#: for the hand less the mean of the other sides' (zero-sum; two sides: +p and -p);
+#: ``"win-loss"``, +1 for the winning side and -1/(sides - 1) for each other side, 0 for all
+#: on a tied blocked hand (zero-sum); ``"scored"``, the points each side scores as the
+#: engine credits them (the winner its points, the others 0; not zero-sum).
+Returns = Literal["points", "win-loss", "scored"]
+RETURNS: Final[tuple[Returns, ...]] = ("points", "win-loss", "scored")
+
+# A move in ``Hand.history``: ``seat << 16 | tile << 3 | kind``, ``kind`` an arm (0-3) of a
+# play, or one of these (as ``bones.fast.params`` codes moves).
+FIRST: Final = 4
+DRAWN: Final = 5
+PASSED: Final = 6
+#: Letters of the arms in strings: ``6-3 L``.
+ARM_LETTERS: Final = "LRUD"
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Setup:
+    """What does not change over a hand of one rule set: the tables, the sizes, the layouts
+    of the tensors. Shared by every ``Hand`` of a game (a copied hand keeps the same one)."""
+
+    rules: Rules
+    returns: Returns
+    tiles: tuple[Tile, ...]
+    high: tuple[int, ...]
+    low: tuple[int, ...]
+    pips: tuple[int, ...]
+    #: ``1 << high | 1 << low`` of each tile.
+    bits: tuple[int, ...]
+    #: Tiles of which the deal must hold one (the rules redeal it otherwise), or ``None``.
+    needed: frozenset[int] | None
+    arms: int
+    players: int
+    dealt: int
+    #: The most moves (plays, draws, passes) a hand can have.
+    max_moves: int
+
+    def __deepcopy__(self, memo: object) -> Setup:
+        return self  # immutable: every copy of a hand shares it
+
+    @property
+    def count(self) -> int:
+        """Tiles in the set (``T``)."""
+        return len(self.tiles)
+
+    @property
+    def numbers(self) -> int:
+        """Numbers a half can show (``N``: 0 to the set's top)."""
+        return self.rules.set + 1
+
+    @property
+    def pass_action(self) -> int:
+        return self.count * self.arms
+
+    @property
+    def actions(self) -> int:
+        """Distinct actions: a play per tile and arm, and the pass."""
+        return self.count * self.arms + 1
+
+    @property
+    def max_length(self) -> int:
+        """The most chance events and actions a hand can take."""
+        return self.players * self.dealt + 1 + self.max_moves
+
+    @property
+    def most_points(self) -> int:
+        """The most points a hand can score: every pip of the set."""
+        return sum(self.pips)
+
+    def utility_range(self) -> tuple[float, float]:
+        """The least and the greatest return a player can get."""
+        sides = self.rules.sides
+        if self.returns == "win-loss":
+            return -1.0 / (sides - 1), 1.0
+        if self.returns == "scored":
+            return 0.0, float(self.most_points)
+        return -self.most_points / (sides - 1), float(self.most_points)
+
+    def action(self, move: Play | Pass) -> int:
+        """The action of an engine move (a play must name its arm unless it is the first)."""
+        if isinstance(move, Pass):
+            return self.pass_action
+        arm = 0 if move.end is None else ARMS.index(move.end)
+        return self.tiles.index(move.tile) * self.arms + arm
+
+    def move(self, seat: int, action: int, first: bool) -> Play | Pass:
+        """The engine move of ``action`` by ``seat``; ``first`` on an empty layout."""
+        if action == self.pass_action:
+            return Pass(seat)
+        tile, arm = divmod(action, self.arms)
+        return Play(seat, self.tiles[tile], None if first else ARMS[arm])
+
+    def play_text(self, action: int, first: bool) -> str:
+        if action == self.pass_action:
+            return "pass"
+        tile, arm = divmod(action, self.arms)
+        return str(self.tiles[tile]) if first else f"{self.tiles[tile]} {ARMS[arm]}"
+
+
+def setup(rules: Rules, returns: Returns = "points") -> Setup:
+    """The ``Setup`` of ``rules``; ``ValueError`` for rules this model does not play."""
+    if returns not in RETURNS:
+        raise ValueError(f"returns must be one of {', '.join(RETURNS)}, not {returns!r}")
+    tiles = full_set(rules.set)
+    players, dealt = rules.players, rules.dealt
+    drawable = max(0, rules.undealt - rules.reserve) if rules.draw else 0
+    plays = min(len(tiles), players * dealt + drawable)
+    # Between two plays at most players - 1 seats pass (the hand is blocked otherwise).
+    most = plays * players + drawable
+    return Setup(
+        rules=rules, returns=returns, tiles=tiles,
+        high=tuple(t.high for t in tiles), low=tuple(t.low for t in tiles),
+        pips=tuple(t.pips for t in tiles),
+        bits=tuple(1 << t.high | 1 << t.low for t in tiles),
+        needed=_needed(rules, tiles), arms=4 if rules.spinner == "first-double" else 2,
+        players=players, dealt=dealt, max_moves=most)
+
+
+def _needed(rules: Rules, tiles: Sequence[Tile]) -> frozenset[int] | None:
+    """The tiles of which a first hand's deal must hold one, else the rules redeal it
+    (``lead.decide`` returns ``None``); ``None`` where every deal is kept."""
+    if rules.no_double != "redeal":
+        return None
+    doubles = frozenset(i for i, t in enumerate(tiles) if t.is_double)
+    if rules.opening == "top-double":
+        return frozenset((tiles.index(Tile(rules.set, rules.set)),))
+    if rules.opening == "highest-double":
+        return doubles
+    if rules.lead == "highest-double":
+        return doubles
+    return None
+
+
+class Hand:
+    """One hand in play, mutable. ``phase`` says what it waits for: a chance outcome
+    (``DEAL``, ``LOTS``, ``DRAWING``), an action of ``to_move`` (``PLAY``), or nothing
+    (``OVER``)."""
+
+    __slots__ = (
+        "arms_open",
+        "boneyard",
+        "deal",
+        "end",
+        "ends",
+        "hands",
+        "held",
+        "history",
+        "laid",
+        "leader",
+        "opening",
+        "out_seat",
+        "passed",
+        "phase",
+        "setup",
+        "spinner_free",
+        "to_move",
+        "unlaid",
+        "waiting",
+    )
+
+    def __init__(self, setup: Setup) -> None:
+        n = setup.numbers
+        self.setup = setup
+        self.phase = DEAL
+        #: The tiles each seat holds, in the engine's order (dealt, then drawn).
+        self.hands: list[list[int]] = [[] for _ in range(setup.players)]
+        #: The tiles each seat was dealt, in the order dealt.
+        self.deal: list[list[int]] = [[] for _ in range(setup.players)]
+        #: The tiles neither dealt nor drawn yet, lowest index first.
+        self.boneyard: list[int] = list(range(setup.count))
+        self.leader = -1
+        self.opening = -1
+        self.to_move = -1
+        #: The number each arm shows (left, right, up, down); ``arms_open`` are open.
+        self.ends = [0, 0, 0, 0]
+        self.arms_open = 0
+        #: Line arms (bit per arm) still to receive a tile before the spinner opens.
+        self.waiting = 0
+        #: Whether the next double laid becomes the spinner.
+        self.spinner_free = setup.rules.spinner == "first-double"
+        #: Tiles held by anyone that show each number; tiles not on the layout, by number.
+        self.held = [0] * n
+        self.unlaid = [n] * n
+        #: Tiles on the layout, a bit per tile.
+        self.laid = 0
+        #: Numbers each seat has passed on (a bit per number): it holds none of them.
+        self.passed = [0] * setup.players
+        self.history: list[int] = []
+        self.end = 0
+        self.out_seat = -1
+
+    def __deepcopy__(self, memo: object) -> Hand:
+        return self.copy()
+
+    def copy(self) -> Hand:
+        new = Hand.__new__(Hand)
+        new.setup = self.setup
+        new.phase = self.phase
+        new.hands = [h[:] for h in self.hands]
+        new.deal = [h[:] for h in self.deal]
+        new.boneyard = self.boneyard[:]
+        new.leader, new.opening, new.to_move = self.leader, self.opening, self.to_move
+        new.ends = self.ends[:]
+        new.arms_open, new.waiting, new.spinner_free = (self.arms_open, self.waiting,
+                                                        self.spinner_free)
+        new.held = self.held[:]
+        new.unlaid = self.unlaid[:]
+        new.laid = self.laid
+        new.passed = self.passed[:]
+        new.history = self.history[:]
+        new.end, new.out_seat = self.end, self.out_seat
+        return new
+
+    # -- what is asked now ------------------------------------------------------------------
+
+    @property
+    def is_chance(self) -> bool:
+        return self.phase in (DEAL, LOTS, DRAWING)
+
+    @property
+    def dealing_to(self) -> int:
+        """The seat the next tile of the deal goes to."""
+        dealt = self.setup.dealt
+        return (self.setup.count - len(self.boneyard)) // dealt
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The outcomes of the chance event now and their probabilities, lowest first."""
+        if self.phase == LOTS:
+            p = 1.0 / self.setup.players
+            return [(seat, p) for seat in range(self.setup.players)]
+        pool = self.boneyard
+        if self.phase == DRAWING:
+            p = 1.0 / len(pool)
+            return [(t, p) for t in pool]
+        return self._deal_outcomes()
+
+    def _deal_outcomes(self) -> list[tuple[int, float]]:
+        """The next tile of the deal. Each seat's tiles are dealt in increasing order (a
+        hand is a set: dealing its tiles in every order would multiply the game tree by
+        ``hand_size!`` per seat and tell nobody anything), each set of hands as likely as
+        the engine's shuffle makes it: a tile's chance is the share of the deals still
+        possible whose next tile it is. Where the rules redeal a deal without a needed
+        tile, only the deals they keep are counted."""
+        s = self.setup
+        seat = self.dealing_to
+        mine = self.deal[seat]
+        k = s.dealt - len(mine)  # tiles this seat still gets
+        last = mine[-1] if mine else -1
+        pool = self.boneyard
+        candidates = [t for t in pool if t > last]
+        a = len(candidates)
+        needed = s.needed
+        if needed is None or any(t in needed for hand in self.deal for t in hand):
+            total = comb(a, k)
+            out = []
+            for i, t in enumerate(candidates):
+                ways = comb(a - i - 1, k - 1)
+                if ways:
+                    out.append((t, ways / total))
+            return out
+        # Deals of the later seats (each ``dealt`` tiles, a set) from n tiles.
+        later = s.players - seat - 1
+        r = later * s.dealt
+        per_hand = factorial(s.dealt) ** later
+
+        def spread(n: int) -> int:
+            return factorial(n) // (per_hand * factorial(n - r)) if n >= r else 0
+
+        m = len(pool)
+        d = sum(1 for t in pool if t in needed)
+        any_rest, free_rest = spread(m - k), spread(m - k - d)
+        needed_after = [0] * (a + 1)  # needed tiles among the candidates from each on
+        for i in range(a - 1, -1, -1):
+            needed_after[i] = needed_after[i + 1] + (candidates[i] in needed)
+        total = comb(a, k) * any_rest - comb(a - needed_after[0], k) * free_rest
+        out = []
+        for i, t in enumerate(candidates):
+            after = a - i - 1
+            ways = comb(after, k - 1) * any_rest
+            if t not in needed:
+                ways -= comb(after - needed_after[i + 1], k - 1) * free_rest
+            if ways > 0:
+                out.append((t, ways / total))
+        return out
+
+    def legal_actions(self) -> list[int]:
+        """The actions of ``to_move``, in increasing order (empty unless ``PLAY``)."""
+        if self.phase != PLAY:
+            return []
+        s = self.setup
+        hand = self.hands[self.to_move]
+        arms = s.arms
+        if not self.arms_open:
+            if self.opening >= 0:
+                return [self.opening * arms]
+            return sorted(t * arms for t in hand)
+        bits, ends = s.bits, self.ends
+        out = []
+        if self.arms_open == 2:
+            m0, m1 = 1 << ends[0], 1 << ends[1]
+            for t in hand:
+                b = bits[t]
+                if b & m0:
+                    out.append(t * arms)
+                if b & m1:
+                    out.append(t * arms + 1)
+        else:
+            for t in hand:
+                b = bits[t]
+                for a in range(4):
+                    if b >> ends[a] & 1:
+                        out.append(t * arms + a)
+        if not out:
+            return [s.pass_action]
+        out.sort()
+        return out
+
+    # -- changing it -------------------------------------------------------------------------
+
+    def apply(self, action: int) -> None:
+        """Apply a chance outcome or an action (which must be legal now)."""
+        phase = self.phase
+        if phase == PLAY:
+            if action == self.setup.pass_action:
+                self._pass()
+            else:
+                self._play(action)
+        elif phase == DRAWING:
+            self._draw(action)
+        elif phase == DEAL:
+            self._deal(action)
+        elif phase == LOTS:
+            self._lead(action)
+        else:
+            raise ValueError("the hand is over")
+
+    def _deal(self, t: int) -> None:
+        s = self.setup
+        seat = self.dealing_to
+        self.boneyard.remove(t)
+        self.hands[seat].append(t)
+        self.deal[seat].append(t)
+        self.held[s.high[t]] += 1
+        if s.low[t] != s.high[t]:
+            self.held[s.low[t]] += 1
+        if len(self.boneyard) > s.count - s.players * s.dealt:
+            return
+        tiles = s.tiles
+        decided = leads.decide(s.rules, [[tiles[t] for t in h] for h in self.deal], None)
+        assert decided is not None, "a deal the rules redeal was dealt"
+        self.opening = -1 if decided.opening is None else tiles.index(decided.opening)
+        if decided.seat is None:
+            self.phase = LOTS
+        else:
+            self._lead(decided.seat)
+
+    def _lead(self, seat: int) -> None:
+        self.leader = self.to_move = seat
+        self.phase = PLAY
+
+    def _next_seat(self, seat: int) -> None:
+        """Turn to the seat after ``seat``: it plays, draws or passes."""
+        seat = seat + 1 if seat + 1 < self.setup.players else 0
+        self.to_move = seat
+        self.phase = DRAWING if not self._can_play(seat) and self._can_draw() else PLAY
+
+    def _can_draw(self) -> bool:
+        s = self.setup
+        return s.rules.draw and len(self.boneyard) > s.rules.reserve
+
+    def _can_play(self, seat: int) -> bool:
+        bits, ends = self.setup.bits, self.ends
+        mask = 0
+        for a in range(self.arms_open):
+            mask |= 1 << ends[a]
+        return any(bits[t] & mask for t in self.hands[seat])
+
+    def _nobody_can_play(self) -> bool:
+        held, ends = self.held, self.ends
+        return not any(held[ends[a]] for a in range(self.arms_open))
+
+    def _pass(self) -> None:
+        seat = self.to_move
+        mask = 0
+        for a in range(self.arms_open):
+            mask |= 1 << self.ends[a]
+        self.passed[seat] |= mask
+        self.history.append(seat << 16 | PASSED)
+        self._next_seat(seat)
+
+    def _draw(self, t: int) -> None:
+        s = self.setup
+        seat = self.to_move
+        self.boneyard.remove(t)
+        self.hands[seat].append(t)
+        self.held[s.high[t]] += 1
+        if s.low[t] != s.high[t]:
+            self.held[s.low[t]] += 1
+        self.history.append(seat << 16 | t << 3 | DRAWN)
+        if not self._can_draw() and self._nobody_can_play():
+            self._finish(BLOCKED)
+        elif self._can_play(seat) or not self._can_draw():
+            self.phase = PLAY
+        # else: still DRAWING
+
+    def _play(self, action: int) -> None:
+        s = self.setup
+        seat = self.to_move
+        t, a = divmod(action, s.arms)
+        hand = self.hands[seat]
+        hand.remove(t)
+        h, lo = s.high[t], s.low[t]
+        ends = self.ends
+        if not self.arms_open:
+            ends[0], ends[1], ends[2], ends[3] = h, lo, h, h
+            self.arms_open = 2
+            if self.spinner_free and h == lo:
+                self.spinner_free = False
+                self.waiting = 3
+            self.history.append(seat << 16 | t << 3 | FIRST)
+        else:
+            ends[a] = lo if h == ends[a] else h
+            if self.waiting:
+                if self.waiting >> a & 1:
+                    self.waiting &= ~(1 << a)
+                    if not self.waiting:
+                        self.arms_open = 4
+            elif self.spinner_free and h == lo:
+                self.spinner_free = False
+                self.waiting = 1 << a
+                ends[2] = ends[3] = h
+            self.history.append(seat << 16 | t << 3 | a)
+        self.laid |= 1 << t
+        self.held[h] -= 1
+        self.unlaid[h] -= 1
+        if lo != h:
+            self.held[lo] -= 1
+            self.unlaid[lo] -= 1
+        if not hand:
+            self.out_seat = seat
+            self._finish(OUT)
+        elif (calls_block(s.rules) and not any(self.unlaid[ends[i]]
+                                                 for i in range(self.arms_open))) or (
+                not self._can_draw() and self._nobody_can_play()):
+            self._finish(BLOCKED)  # a dead layout under call_block, or nobody can move
+        else:
+            self._next_seat(seat)
+
+    def _finish(self, end: int) -> None:
+        self.end = end
+        self.phase = OVER
+        self.to_move = -1
+
+    # -- the result ----------------------------------------------------------------------
+
+    def counts(self) -> list[int]:
+        pips = self.setup.pips
+        return [sum(pips[t] for t in hand) for hand in self.hands]
+
+    def points(self) -> tuple[int | None, list[int]]:
+        """The winning side (``None`` on a tie) and each side's points, as the engine
+        scores the hand (``scoring.outcome``). The hand must be over."""
+        rules = self.setup.rules
+        sc = side_counts(rules, self.counts())
+        if self.end == OUT:
+            winner: int | None = rules.side_of(self.out_seat)
+        else:
+            lowest = lowest_sides(sc)
+            winner = lowest[0] if len(lowest) == 1 else None
+        points = [0] * rules.sides
+        if winner is not None:
+            points[winner] = hand_points(rules, sc, winner)
+        return winner, points
+
+    def returns(self) -> list[float]:
+        """Each seat's return (``Setup.returns`` says how they are counted); zeros until
+        the hand is over."""
+        s = self.setup
+        rules = s.rules
+        if self.phase != OVER:
+            return [0.0] * s.players
+        winner, points = self.points()
+        sides = rules.sides
+        if s.returns == "scored":
+            per_side = [float(p) for p in points]
+        elif s.returns == "win-loss":
+            per_side = ([0.0] * sides if winner is None else
+                        [1.0 if side == winner else -1.0 / (sides - 1) for side in range(sides)])
+        else:
+            total = sum(points)
+            per_side = [p - (total - p) / (sides - 1) for p in points]
+        return [per_side[rules.side_of(seat)] for seat in range(s.players)]
+
+    # -- what a seat may know -----------------------------------------------------------------
+
+    def moves(self, seat: int | None) -> list[Move]:
+        """The hand's moves as the engine's, other seats' draws hidden from ``seat``
+        (every draw from ``None``)."""
+        s = self.setup
+        out: list[Move] = []
+        layout_empty = True
+        for code in self.history:
+            who, t, kind = code >> 16, code >> 3 & 0x1FFF, code & 7
+            if kind == PASSED:
+                out.append(Pass(who))
+            elif kind == DRAWN:
+                out.append(Draw(who, s.tiles[t] if who == seat else None))
+            else:
+                end: Arm | None = None if layout_empty else ARMS[kind]
+                out.append(Play(who, s.tiles[t], end))
+                layout_empty = False
+        return out
+
+    def layout(self) -> Layout:
+        """The engine's layout of the tiles laid so far."""
+        layout = empty_layout(self.setup.rules)
+        for move in self.moves(None):
+            if isinstance(move, Play):
+                layout = layout.place(move.tile, move.end)
+        return layout
+
+    def seat_view(self, seat: int) -> SeatView:
+        """The engine's view of ``seat`` (what a bones bot chooses from): its own tiles and
+        draws, the public moves, nothing of the other seats' tiles. The deal must be done."""
+        s = self.setup
+        rules = s.rules
+        tiles = s.tiles
+        return SeatView(
+            rules=rules, seat=seat, hand=tuple(tiles[t] for t in self.hands[seat]),
+            dealt=(s.dealt,) * s.players, undealt=rules.undealt, leader=self.leader,
+            moves=tuple(self.moves(seat)), scores=(0,) * rules.sides,
+            held=tuple(len(h) for h in self.hands), boneyard_left=len(self.boneyard),
+            layout=self.layout(), to_move=self.to_move,
+            opening=tiles[self.opening] if seat == self.leader and self.opening >= 0
+            else None,
+            pool=0, chips=(0,) * s.players)
+
+    def move_text(self, code: int, seat: int | None) -> str:
+        """One move of the history as ``seat`` may read it: ``1 6-3`` (the first tile),
+        ``0 3-2 R``, ``1 draws`` (another seat's draw), ``0 draws 4-4``, ``1 passes``."""
+        who, t, kind = code >> 16, code >> 3 & 0x1FFF, code & 7
+        if kind == PASSED:
+            return f"{who} passes"
+        tile = self.setup.tiles[t]
+        if kind == DRAWN:
+            return f"{who} draws {tile}" if who == seat else f"{who} draws"
+        if kind == FIRST:
+            return f"{who} {tile}"
+        return f"{who} {tile} {ARM_LETTERS[kind]}"
+
+    def tiles_text(self, tiles: Sequence[int]) -> str:
+        return " ".join(str(self.setup.tiles[t]) for t in sorted(tiles, reverse=True)) or "-"
+
+    def information_state_string(self, seat: int, private: bool = True,
+                                 public: bool = True) -> str:
+        """Everything ``seat`` has seen this hand, in order: its dealt tiles (``private``),
+        the tiles dealt so far while dealing, the leader and every move (``public``; its
+        own draws with their tile only when ``private`` too, other seats' draws never)."""
+        s = self.setup
+        parts = []
+        if private:
+            parts += [f"seat {seat}", f"dealt {self.tiles_text(self.deal[seat])}"]
+        if public:
+            if self.phase == DEAL:
+                parts.append(f"dealing {s.count - len(self.boneyard)} of "
+                             f"{s.players * s.dealt}")
+            if self.leader >= 0:
+                parts.append(f"leader {self.leader}")
+            if self.history:
+                shown = seat if private else None
+                parts.append("moves " + ", ".join(self.move_text(c, shown)
+                                                  for c in self.history))
+        return " | ".join(parts)
+
+    def observation_string(self, seat: int, private: bool = True, public: bool = True) -> str:
+        """What ``seat`` sees now, without the order of past moves: its tiles
+        (``private``); the open arms, the tiles each seat holds, the boneyard, the leader,
+        whose turn, who passed on what (``public``)."""
+        s = self.setup
+        parts = []
+        if private:
+            parts += [f"seat {seat}", f"hand {self.tiles_text(self.hands[seat])}"]
+        if public:
+            if self.arms_open:
+                parts.append("arms " + " ".join(f"{ARM_LETTERS[a]} {self.ends[a]}"
+                                                for a in range(self.arms_open)))
+            parts.append("held " + " ".join(str(len(h)) for h in self.hands))
+            parts.append(f"boneyard {len(self.boneyard)}")
+            if self.leader >= 0:
+                parts.append(f"leader {self.leader}")
+            if self.phase in (PLAY, DRAWING):
+                parts.append(f"to move {self.to_move}")
+            passed = [f"{p}: {' '.join(str(n) for n in range(s.numbers) if m >> n & 1)}"
+                      for p, m in enumerate(self.passed) if m]
+            if passed:
+                parts.append("passed " + ", ".join(passed))
+        return " | ".join(parts)
+
+    def __str__(self) -> str:
+        """The whole hand, every seat's tiles included (for debugging, never for a seat)."""
+        hands = "; ".join(f"{seat}: {self.tiles_text(h)}" for seat, h in enumerate(self.hands))
+        moves = ", ".join(self.move_text(c, c >> 16) for c in self.history)
+        return f"hands {hands} | boneyard {self.tiles_text(self.boneyard)} | moves {moves}"
+
+
+# -- tensors -------------------------------------------------------------------------------------
+
+Piece = tuple[str, tuple[int, ...]]
+
+
+class Buffer(Protocol):
+    """A flat, zeroed buffer a tensor is written into: a NumPy array, a list of floats."""
+
+    def __setitem__(self, index: int, value: float, /) -> None: ...
+
+
+def information_state_pieces(s: Setup, private: bool = True,
+                             public: bool = True) -> list[Piece]:
+    """The named pieces of the information-state tensor, in order, with their shapes."""
+    p, t, m = s.players, s.count, s.max_moves
+    pieces: list[Piece] = []
+    if private:
+        pieces += [("player", (p,)), ("dealt", (t,))]
+    if public:
+        pieces += [("dealing", (1,)), ("leader", (p,)), ("moves", (m, p + 3 + t + s.arms))]
+    return pieces
+
+
+def observation_pieces(s: Setup, private: bool = True, public: bool = True) -> list[Piece]:
+    """The named pieces of the observation tensor, in order, with their shapes."""
+    p, t, n = s.players, s.count, s.numbers
+    pieces: list[Piece] = []
+    if private:
+        pieces += [("player", (p,)), ("hand", (t,))]
+    if public:
+        pieces += [("to_move", (p,)), ("laid", (t,)), ("ends", (s.arms, n)), ("held", (p,)),
+                   ("boneyard", (1,)), ("passed", (p, n)), ("leader", (p,))]
+    return pieces
+
+
+def size_of(pieces: Sequence[Piece]) -> int:
+    total = 0
+    for _, shape in pieces:
+        size = 1
+        for dim in shape:
+            size *= dim
+        total += size
+    return total
+
+
+def write_information_state(hand: Hand, seat: int, out: Buffer,
+                            private: bool = True, public: bool = True) -> None:
+    """Write ``seat``'s information-state tensor into ``out`` (a zeroed flat buffer that
+    supports item assignment, such as a NumPy array), in the order of
+    ``information_state_pieces``."""
+    s = hand.setup
+    buf = out
+    p, t = s.players, s.count
+    at = 0
+    if private:
+        buf[at + seat] = 1.0
+        at += p
+        for tile in hand.deal[seat]:
+            buf[at + tile] = 1.0
+        at += t
+    if public:
+        buf[at] = float(sum(len(h) for h in hand.deal))  # tiles dealt so far
+        at += 1
+        if hand.leader >= 0:
+            buf[at + hand.leader] = 1.0
+        at += p
+        width = p + 3 + t + s.arms
+        for i, code in enumerate(hand.history):
+            who, tile, kind = code >> 16, code >> 3 & 0x1FFF, code & 7
+            row = at + i * width
+            buf[row + who] = 1.0
+            if kind == PASSED:
+                buf[row + p + 2] = 1.0
+            elif kind == DRAWN:
+                buf[row + p + 1] = 1.0
+                if private and who == seat:
+                    buf[row + p + 3 + tile] = 1.0
+            else:
+                buf[row + p] = 1.0
+                buf[row + p + 3 + tile] = 1.0
+                if kind != FIRST:
+                    buf[row + p + 3 + t + kind] = 1.0
+
+
+def write_observation(hand: Hand, seat: int, out: Buffer,
+                      private: bool = True, public: bool = True) -> None:
+    """Write ``seat``'s observation tensor into ``out`` (zeroed), in the order of
+    ``observation_pieces``."""
+    s = hand.setup
+    buf = out
+    p, t, n = s.players, s.count, s.numbers
+    at = 0
+    if private:
+        buf[at + seat] = 1.0
+        at += p
+        for tile in hand.hands[seat]:
+            buf[at + tile] = 1.0
+        at += t
+    if public:
+        if hand.phase in (PLAY, DRAWING):
+            buf[at + hand.to_move] = 1.0
+        at += p
+        laid = hand.laid
+        while laid:
+            low = laid & -laid
+            buf[at + low.bit_length() - 1] = 1.0
+            laid ^= low
+        at += t
+        for a in range(hand.arms_open):
+            buf[at + a * n + hand.ends[a]] = 1.0
+        at += s.arms * n
+        for seat_, h in enumerate(hand.hands):
+            buf[at + seat_] = float(len(h))
+        at += p
+        buf[at] = float(len(hand.boneyard))
+        at += 1
+        for seat_, mask in enumerate(hand.passed):
+            for number in range(n):
+                if mask >> number & 1:
+                    buf[at + seat_ * n + number] = 1.0
+        at += p * n
+        if hand.leader >= 0:
+            buf[at + hand.leader] = 1.0
