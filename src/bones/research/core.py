@@ -29,12 +29,16 @@ The numbering, the chance model and the observation layouts are documented in
 
 from __future__ import annotations
 
+import random
+from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from math import comb, factorial
 from typing import Final, Literal, Protocol
 
 from bones.engine import lead as leads
+from bones.engine.game import deal, new_game
 from bones.engine.layout import Layout, empty_layout
 from bones.engine.moves import ARMS, Arm, Draw, Move, Pass, Play
 from bones.engine.rules import Rules
@@ -87,6 +91,14 @@ class Setup:
     dealt: int
     #: The most moves (plays, draws, passes) a hand can have.
     max_moves: int
+    #: Tiles the boneyard keeps (a seat draws while it holds more): ``reserve`` in Draw;
+    #: in Block the whole set, so that nobody ever draws.
+    keep: int
+    #: Whether a dead layout ends the hand (``call_block`` in Draw).
+    calls_block: bool
+    #: Whether the first hand's lead is drawn by lots whatever the deal (so the deal need
+    #: not be read to know it).
+    lots: bool
 
     def __deepcopy__(self, memo: object) -> Setup:
         return self  # immutable: every copy of a hand shares it
@@ -160,13 +172,25 @@ def setup(rules: Rules, returns: Returns = "points") -> Setup:
     plays = min(len(tiles), players * dealt + drawable)
     # Between two plays at most players - 1 seats pass (the hand is blocked otherwise).
     most = plays * players + drawable
+    count = len(tiles)
     return Setup(
         rules=rules, returns=returns, tiles=tiles,
         high=tuple(t.high for t in tiles), low=tuple(t.low for t in tiles),
         pips=tuple(t.pips for t in tiles),
         bits=tuple(1 << t.high | 1 << t.low for t in tiles),
         needed=_needed(rules, tiles), arms=4 if rules.spinner == "first-double" else 2,
-        players=players, dealt=dealt, max_moves=most)
+        players=players, dealt=dealt, max_moves=most,
+        keep=rules.reserve if rules.draw else count, calls_block=calls_block(rules),
+        lots=rules.opening == "any" and rules.lead == "lots")
+
+
+@cache
+def _odds(a: int, k: int) -> tuple[float, ...]:
+    """The chance that the next of the ``k`` tiles a seat still gets, dealt in increasing
+    order from ``a`` candidates, is the i-th candidate, for each i that can come next (the
+    last ``k - 1`` cannot)."""
+    total = comb(a, k)
+    return tuple(comb(a - i - 1, k - 1) / total for i in range(a - k + 1))
 
 
 def _needed(rules: Rules, tiles: Sequence[Tile]) -> frozenset[int] | None:
@@ -273,8 +297,8 @@ class Hand:
     @property
     def dealing_to(self) -> int:
         """The seat the next tile of the deal goes to."""
-        dealt = self.setup.dealt
-        return (self.setup.count - len(self.boneyard)) // dealt
+        s = self.setup
+        return (s.count - len(self.boneyard)) // s.dealt
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The outcomes of the chance event now and their probabilities, lowest first."""
@@ -300,17 +324,12 @@ class Hand:
         k = s.dealt - len(mine)  # tiles this seat still gets
         last = mine[-1] if mine else -1
         pool = self.boneyard
-        candidates = [t for t in pool if t > last]
+        candidates = pool[bisect_right(pool, last):]
         a = len(candidates)
         needed = s.needed
         if needed is None or any(t in needed for hand in self.deal for t in hand):
-            total = comb(a, k)
-            out = []
-            for i, t in enumerate(candidates):
-                ways = comb(a - i - 1, k - 1)
-                if ways:
-                    out.append((t, ways / total))
-            return out
+            # (the last k - 1 candidates cannot come next: ``_odds`` stops before them)
+            return list(zip(candidates, _odds(a, k), strict=False))
         # Deals of the later seats (each ``dealt`` tiles, a set) from n tiles.
         later = s.players - seat - 1
         r = later * s.dealt
@@ -398,6 +417,9 @@ class Hand:
             self.held[s.low[t]] += 1
         if len(self.boneyard) > s.count - s.players * s.dealt:
             return
+        if s.lots:  # no need to read the deal
+            self.phase = LOTS
+            return
         tiles = s.tiles
         decided = leads.decide(s.rules, [[tiles[t] for t in h] for h in self.deal], None)
         assert decided is not None, "a deal the rules redeal was dealt"
@@ -418,8 +440,7 @@ class Hand:
         self.phase = DRAWING if not self._can_play(seat) and self._can_draw() else PLAY
 
     def _can_draw(self) -> bool:
-        s = self.setup
-        return s.rules.draw and len(self.boneyard) > s.rules.reserve
+        return len(self.boneyard) > self.setup.keep
 
     def _can_play(self, seat: int) -> bool:
         bits, ends = self.setup.bits, self.ends
@@ -492,7 +513,7 @@ class Hand:
         if not hand:
             self.out_seat = seat
             self._finish(OUT)
-        elif (calls_block(s.rules) and not any(self.unlaid[ends[i]]
+        elif (s.calls_block and not any(self.unlaid[ends[i]]
                                                  for i in range(self.arms_open))) or (
                 not self._can_draw() and self._nobody_can_play()):
             self._finish(BLOCKED)  # a dead layout under call_block, or nobody can move
@@ -779,3 +800,34 @@ def write_observation(hand: Hand, seat: int, out: Buffer,
         at += p * n
         if hand.leader >= 0:
             buf[at + hand.leader] = 1.0
+
+
+class Dealer:
+    """A hand dealt by the engine's own shuffle (``engine.game.deal``) from a
+    ``random.Random``, its chance events applied as they come: the PettingZoo and Gymnasium
+    environments step one, so that ``reset(seed=s)`` deals exactly what
+    ``deal(new_game(rules), random.Random(s))`` deals, redeals and lots included, and the
+    draws come from that deal's boneyard in its order."""
+
+    __slots__ = ("draws", "hand", "next_draw")
+
+    def __init__(self, s: Setup, rng: random.Random) -> None:
+        hands, boneyard, leader = deal(new_game(s.rules), rng)
+        index = {t: i for i, t in enumerate(s.tiles)}
+        self.hand = Hand(s)
+        for dealt in hands:
+            for t in sorted(index[t] for t in dealt):
+                self.hand.apply(t)
+        if self.hand.phase == LOTS:
+            self.hand.apply(leader)
+        assert self.hand.leader == leader
+        self.draws = [index[t] for t in boneyard]
+        self.next_draw = 0
+
+    def act(self, action: int) -> None:
+        """Apply ``to_move``'s action (legal now), then any draws it leads to."""
+        hand = self.hand
+        hand.apply(action)
+        while hand.phase == DRAWING:
+            hand.apply(self.draws[self.next_draw])
+            self.next_draw += 1
