@@ -99,28 +99,17 @@ class Setup:
     #: Whether the first hand's lead is drawn by lots whatever the deal (so the deal need
     #: not be read to know it).
     lots: bool
+    #: Tiles in the set (``T``).
+    count: int
+    #: Numbers a half can show (``N``: 0 to the set's top).
+    numbers: int
+    #: The pass (``T * A``).
+    pass_action: int
+    #: Distinct actions: a play per tile and arm, and the pass (``T * A + 1``).
+    actions: int
 
     def __deepcopy__(self, memo: object) -> Setup:
         return self  # immutable: every copy of a hand shares it
-
-    @property
-    def count(self) -> int:
-        """Tiles in the set (``T``)."""
-        return len(self.tiles)
-
-    @property
-    def numbers(self) -> int:
-        """Numbers a half can show (``N``: 0 to the set's top)."""
-        return self.rules.set + 1
-
-    @property
-    def pass_action(self) -> int:
-        return self.count * self.arms
-
-    @property
-    def actions(self) -> int:
-        """Distinct actions: a play per tile and arm, and the pass."""
-        return self.count * self.arms + 1
 
     @property
     def max_length(self) -> int:
@@ -173,15 +162,17 @@ def setup(rules: Rules, returns: Returns = "points") -> Setup:
     # Between two plays at most players - 1 seats pass (the hand is blocked otherwise).
     most = plays * players + drawable
     count = len(tiles)
+    arms = 4 if rules.spinner == "first-double" else 2
     return Setup(
         rules=rules, returns=returns, tiles=tiles,
         high=tuple(t.high for t in tiles), low=tuple(t.low for t in tiles),
         pips=tuple(t.pips for t in tiles),
         bits=tuple(1 << t.high | 1 << t.low for t in tiles),
-        needed=_needed(rules, tiles), arms=4 if rules.spinner == "first-double" else 2,
+        needed=_needed(rules, tiles), arms=arms,
         players=players, dealt=dealt, max_moves=most,
         keep=rules.reserve if rules.draw else count, calls_block=calls_block(rules),
-        lots=rules.opening == "any" and rules.lead == "lots")
+        lots=rules.opening == "any" and rules.lead == "lots", count=count,
+        numbers=rules.set + 1, pass_action=count * arms, actions=count * arms + 1)
 
 
 @cache
@@ -214,6 +205,7 @@ class Hand:
     (``OVER``)."""
 
     __slots__ = (
+        "_layout",
         "arms_open",
         "boneyard",
         "deal",
@@ -265,6 +257,8 @@ class Hand:
         self.history: list[int] = []
         self.end = 0
         self.out_seat = -1
+        #: The engine's layout after the first so many moves (``layout``).
+        self._layout: tuple[int, Layout] = (0, empty_layout(setup.rules))
 
     def __deepcopy__(self, memo: object) -> Hand:
         return self.copy()
@@ -286,6 +280,7 @@ class Hand:
         new.passed = self.passed[:]
         new.history = self.history[:]
         new.end, new.out_seat = self.end, self.out_seat
+        new._layout = self._layout
         return new
 
     # -- what is asked now ------------------------------------------------------------------
@@ -586,11 +581,20 @@ class Hand:
         return out
 
     def layout(self) -> Layout:
-        """The engine's layout of the tiles laid so far."""
-        layout = empty_layout(self.setup.rules)
-        for move in self.moves(None):
-            if isinstance(move, Play):
-                layout = layout.place(move.tile, move.end)
+        """The engine's layout of the tiles laid so far (kept from the last call, and the
+        moves since laid on it: a bot asks for it every turn)."""
+        done, layout = self._layout
+        history = self.history
+        if done == len(history):
+            return layout
+        tiles = self.setup.tiles
+        for code in history[done:]:
+            kind = code & 7
+            if kind < FIRST:
+                layout = layout.place(tiles[code >> 3 & 0x1FFF], ARMS[kind])
+            elif kind == FIRST:
+                layout = layout.place(tiles[code >> 3 & 0x1FFF], None)
+        self._layout = (len(history), layout)
         return layout
 
     def seat_view(self, seat: int) -> SeatView:
@@ -761,45 +765,56 @@ def write_information_state(hand: Hand, seat: int, out: Buffer,
                     buf[row + p + 3 + t + kind] = 1.0
 
 
-def write_observation(hand: Hand, seat: int, out: Buffer,
-                      private: bool = True, public: bool = True) -> None:
-    """Write ``seat``'s observation tensor into ``out`` (zeroed), in the order of
-    ``observation_pieces``."""
+def observation_entries(hand: Hand, seat: int, private: bool = True, public: bool = True
+                        ) -> tuple[list[int], list[tuple[int, float]]]:
+    """``seat``'s observation tensor as what is not 0 in it, in the order of
+    ``observation_pieces``: the places that hold 1, and the places that hold a count with
+    their counts (so that an array takes the ones in one assignment)."""
     s = hand.setup
-    buf = out
     p, t, n = s.players, s.count, s.numbers
+    ones: list[int] = []
+    counts: list[tuple[int, float]] = []
     at = 0
     if private:
-        buf[at + seat] = 1.0
-        at += p
-        for tile in hand.hands[seat]:
-            buf[at + tile] = 1.0
+        ones.append(seat)
+        at = p
+        ones += [at + tile for tile in hand.hands[seat]]
         at += t
     if public:
-        if hand.phase in (PLAY, DRAWING):
-            buf[at + hand.to_move] = 1.0
+        if hand.phase == PLAY or hand.phase == DRAWING:
+            ones.append(at + hand.to_move)
         at += p
         laid = hand.laid
         while laid:
             low = laid & -laid
-            buf[at + low.bit_length() - 1] = 1.0
+            ones.append(at + low.bit_length() - 1)
             laid ^= low
         at += t
-        for a in range(hand.arms_open):
-            buf[at + a * n + hand.ends[a]] = 1.0
+        ends = hand.ends
+        ones += [at + a * n + ends[a] for a in range(hand.arms_open)]
         at += s.arms * n
-        for seat_, h in enumerate(hand.hands):
-            buf[at + seat_] = float(len(h))
+        counts += [(at + seat_, float(len(h))) for seat_, h in enumerate(hand.hands)]
         at += p
-        buf[at] = float(len(hand.boneyard))
+        counts.append((at, float(len(hand.boneyard))))
         at += 1
         for seat_, mask in enumerate(hand.passed):
-            for number in range(n):
-                if mask >> number & 1:
-                    buf[at + seat_ * n + number] = 1.0
+            if mask:
+                ones += [at + seat_ * n + number for number in range(n) if mask >> number & 1]
         at += p * n
         if hand.leader >= 0:
-            buf[at + hand.leader] = 1.0
+            ones.append(at + hand.leader)
+    return ones, counts
+
+
+def write_observation(hand: Hand, seat: int, out: Buffer,
+                      private: bool = True, public: bool = True) -> None:
+    """Write ``seat``'s observation tensor into ``out`` (zeroed), in the order of
+    ``observation_pieces``."""
+    ones, counts = observation_entries(hand, seat, private, public)
+    for index in ones:
+        out[index] = 1.0
+    for index, value in counts:
+        out[index] = value
 
 
 class Dealer:

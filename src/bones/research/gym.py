@@ -34,10 +34,10 @@ from bones.research.core import (
     Dealer,
     Hand,
     Returns,
+    observation_entries,
     observation_pieces,
     setup,
     size_of,
-    write_observation,
 )
 from bones.research.pettingzoo import rules_from
 
@@ -153,7 +153,10 @@ class BonesGymEnv(gymnasium.Env[np.ndarray[Any, Any], np.int64]):
 
     def _observation(self) -> np.ndarray[Any, Any]:
         obs = np.zeros(self._size, np.float32)
-        write_observation(self.hand, self.seat, obs)
+        ones, counts = observation_entries(self.hand, self.seat)
+        obs[ones] = 1.0
+        for index, value in counts:
+            obs[index] = value
         return obs
 
     def action_masks(self) -> np.ndarray[Any, Any]:

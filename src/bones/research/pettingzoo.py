@@ -28,10 +28,10 @@ from bones.research.core import (
     Hand,
     Returns,
     Setup,
+    observation_entries,
     observation_pieces,
     setup,
     size_of,
-    write_observation,
 )
 
 try:
@@ -126,7 +126,10 @@ class BonesEnv(AECEnv):  # type: ignore[misc]
         hand = self.hand
         seat = self.possible_agents.index(agent)
         obs = np.zeros(self._size, np.float32)
-        write_observation(hand, seat, obs)
+        ones, counts = observation_entries(hand, seat)
+        obs[ones] = 1.0
+        for index, value in counts:
+            obs[index] = value
         mask = np.zeros(self.setup.actions, np.int8)
         if hand.to_move == seat:
             mask[hand.legal_actions()] = 1
