@@ -4,9 +4,11 @@ VENV := .venv
 BIN := $(VENV)/bin
 
 # Two installs: `make play` needs only what bones needs to run; `make test` adds the dev
-# tools. OpenSpiel (an opponent in one benchmark) is taken only as a ready-made wheel: some
-# Pythons and platforms have none (3.15, when this was written), and building it from source
-# needs a C++ toolchain and a long download, so where no wheel exists its test is skipped.
+# tools and the research extras (OpenSpiel, PettingZoo, Gymnasium: docs/research.md).
+# OpenSpiel is taken only as a ready-made wheel: some Pythons and platforms have none (3.15,
+# when this was written), and building it from source needs a C++ toolchain and a long
+# download, so where no wheel exists its tests are skipped, and PettingZoo and Gymnasium
+# are installed alone (the `environments` extra); where they cannot be, theirs are too.
 RUN_STAMP := $(VENV)/.installed-run
 DEV_STAMP := $(VENV)/.installed-dev
 SOURCES := pyproject.toml setup.py src/bones/fast/_playout.c src/bones/fast/_search.c
@@ -22,24 +24,29 @@ $(RUN_STAMP): $(SOURCES) | $(BIN)/python
 	touch $@
 
 $(DEV_STAMP): $(SOURCES) | $(BIN)/python
-	$(BIN)/python -m pip install --quiet --only-binary open_spiel -e '.[dev,openspiel]' \
+	$(BIN)/python -m pip install --quiet --only-binary open_spiel -e '.[dev,research]' \
 	    2>$(VENV)/openspiel.log \
-	  || { echo "make: OpenSpiel not installed, its test will be skipped ($$(grep ERROR \
+	  || { echo "make: OpenSpiel not installed, its tests will be skipped ($$(grep ERROR \
 	         $(VENV)/openspiel.log | tail -n 1))"; \
-	       $(BIN)/python -m pip install --quiet -e '.[dev]'; }
+	       $(BIN)/python -m pip install --quiet -e '.[dev,environments]' \
+	           2>$(VENV)/environments.log \
+	         || { echo "make: PettingZoo and Gymnasium not installed, their tests will be \
+	skipped ($$(grep ERROR $(VENV)/environments.log | tail -n 1))"; \
+	              $(BIN)/python -m pip install --quiet -e '.[dev]'; }; }
 	touch $(RUN_STAMP) $@
 
 play: $(RUN_STAMP)
 	$(BIN)/bones play $(ARGS)
 
 test: $(DEV_STAMP)
-	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks examples conftest.py
 	$(BIN)/mypy --strict src/bones
 	$(BIN)/pytest
 
 bench: $(DEV_STAMP)
 	$(BIN)/python benchmarks/engine_paths.py
 	$(BIN)/python benchmarks/search_paths.py
+	$(BIN)/python benchmarks/research_paths.py || [ $$? -eq 2 ]  # 2: no research extras
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache
