@@ -39,11 +39,11 @@ from typing import Final, Literal, Protocol
 
 from bones.engine import lead as leads
 from bones.engine.game import deal, new_game
-from bones.engine.layout import Layout, empty_layout
+from bones.engine.layout import Layout, empty_layout, has_spinner
 from bones.engine.moves import ARMS, Arm, Draw, Move, Pass, Play
 from bones.engine.rules import Rules
 from bones.engine.scoring import BLOCKED, OUT, hand_points, lowest_sides, side_counts
-from bones.engine.state import calls_block
+from bones.engine.state import calls_block, drawable, reserve_of
 from bones.engine.tiles import Tile, full_set
 from bones.engine.view import SeatView
 
@@ -157,21 +157,22 @@ def setup(rules: Rules, returns: Returns = "points") -> Setup:
         raise ValueError(f"returns must be one of {', '.join(RETURNS)}, not {returns!r}")
     tiles = full_set(rules.set)
     players, dealt = rules.players, rules.dealt
-    drawable = max(0, rules.undealt - rules.reserve) if rules.draw else 0
-    plays = min(len(tiles), players * dealt + drawable)
+    drawn = drawable(rules, rules.undealt)  # the most tiles a hand can draw
+    plays = min(len(tiles), players * dealt + drawn)
     # Between two plays at most players - 1 seats pass (the hand is blocked otherwise).
-    most = plays * players + drawable
+    most = plays * players + drawn
     count = len(tiles)
-    arms = 4 if rules.spinner == "first-double" else 2
+    arms = 4 if has_spinner(rules) else 2
+    kept = reserve_of(rules)
+    needed, lots = _first_lead(rules, tiles)
     return Setup(
         rules=rules, returns=returns, tiles=tiles,
         high=tuple(t.high for t in tiles), low=tuple(t.low for t in tiles),
         pips=tuple(t.pips for t in tiles),
         bits=tuple(1 << t.high | 1 << t.low for t in tiles),
-        needed=_needed(rules, tiles), arms=arms,
-        players=players, dealt=dealt, max_moves=most,
-        keep=rules.reserve if rules.draw else count, calls_block=calls_block(rules),
-        lots=rules.opening == "any" and rules.lead == "lots", count=count,
+        needed=needed, arms=arms, players=players, dealt=dealt, max_moves=most,
+        keep=count if kept is None else kept, calls_block=calls_block(rules),
+        lots=lots, count=count,
         numbers=rules.set + 1, pass_action=count * arms, actions=count * arms + 1)
 
 
@@ -184,19 +185,21 @@ def _odds(a: int, k: int) -> tuple[float, ...]:
     return tuple(comb(a - i - 1, k - 1) / total for i in range(a - k + 1))
 
 
-def _needed(rules: Rules, tiles: Sequence[Tile]) -> frozenset[int] | None:
-    """The tiles of which a first hand's deal must hold one, else the rules redeal it
-    (``lead.decide`` returns ``None``); ``None`` where every deal is kept."""
-    if rules.no_double != "redeal":
-        return None
-    doubles = frozenset(i for i, t in enumerate(tiles) if t.is_double)
-    if rules.opening == "top-double":
-        return frozenset((tiles.index(Tile(rules.set, rules.set)),))
-    if rules.opening == "highest-double":
-        return doubles
-    if rules.lead == "highest-double":
-        return doubles
-    return None
+def _first_lead(rules: Rules, tiles: Sequence[Tile]) -> tuple[frozenset[int] | None, bool]:
+    """What the engine's ``lead.decide`` makes of a first hand's deal, asked of it one tile
+    at a time: the tiles of which a deal must hold one, else the rules redeal it (``None``
+    where every deal is kept: a redeal happens only when the double that ``lead`` or
+    ``opening`` needs was not dealt), and whether the lead is drawn by lots whatever the
+    deal (so the deal need not be read to know it)."""
+    nobody: list[Tile] = []
+    kept = []
+    lots = False
+    for i, t in enumerate(tiles):
+        decided = leads.decide(rules, [[t], *([nobody] * (rules.players - 1))], None)
+        if decided is not None:
+            kept.append(i)
+            lots = lots or decided.seat is None
+    return (None if len(kept) == len(tiles) else frozenset(kept)), lots
 
 
 class Hand:
@@ -246,7 +249,7 @@ class Hand:
         #: Line arms (bit per arm) still to receive a tile before the spinner opens.
         self.waiting = 0
         #: Whether the next double laid becomes the spinner.
-        self.spinner_free = setup.rules.spinner == "first-double"
+        self.spinner_free = has_spinner(setup.rules)
         #: Tiles held by anyone that show each number; tiles not on the layout, by number.
         self.held = [0] * n
         self.unlaid = [n] * n
