@@ -31,11 +31,11 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from math import comb, factorial
-from typing import Final, Literal, Protocol
+from typing import Any, Final, Literal, Protocol
 
 from bones.engine import lead as leads
 from bones.engine.game import deal, new_game
@@ -849,3 +849,20 @@ class Dealer:
         while hand.phase == DRAWING:
             hand.apply(self.draws[self.next_draw])
             self.next_draw += 1
+
+
+def rules_from(rules: Rules | None, options: Mapping[str, Any]) -> Rules:
+    """``rules`` with ``options`` (rules options by name) changed; the default rules when
+    ``rules`` is ``None``. ``RulesError`` names an option the rules refuse."""
+    return (rules or Rules()).replace(**options) if options else (rules or Rules())
+
+
+def render_table(hand: Hand) -> str:
+    """The table as a spectator sees it: the public moves and the open arms, each seat's
+    tile count, the boneyard; at the end, how the hand ended and the returns."""
+    lines = [hand.information_state_string(0, private=False, public=True) or "dealing",
+             hand.observation_string(0, private=False, public=True)]
+    if hand.phase == OVER:
+        end = "out" if hand.end == OUT else "blocked"
+        lines.append(f"{end}; returns " + " ".join(f"{r:g}" for r in hand.returns()))
+    return "\n".join(lines) + "\n"

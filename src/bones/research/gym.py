@@ -36,10 +36,11 @@ from bones.research.core import (
     Returns,
     observation_entries,
     observation_pieces,
+    render_table,
+    rules_from,
     setup,
     size_of,
 )
-from bones.research.pettingzoo import rules_from
 
 try:
     import gymnasium
@@ -47,12 +48,6 @@ try:
 except ImportError as exc:  # pragma: no cover - where Gymnasium is not installed
     raise ImportError("bones.research.gym needs Gymnasium: pip install 'bones[research]' "
                       "(or pip install gymnasium)") from exc
-
-
-def _render(hand: Hand) -> str:
-    from bones.research.pettingzoo import render_table
-
-    return render_table(hand)
 
 
 class BonesGymEnv(gymnasium.Env[np.ndarray[Any, Any], np.int64]):
@@ -171,7 +166,7 @@ class BonesGymEnv(gymnasium.Env[np.ndarray[Any, Any], np.int64]):
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
-        return _render(self.hand)
+        return render_table(self.hand)
 
 
 #: The id ``gymnasium.make`` knows the environment by (``import bones.research.gym``

@@ -30,6 +30,8 @@ from bones.research.core import (
     Setup,
     observation_entries,
     observation_pieces,
+    render_table,
+    rules_from,
     setup,
     size_of,
 )
@@ -43,23 +45,6 @@ except ImportError as exc:  # pragma: no cover - where PettingZoo is not install
                       "'bones[research]' (or pip install pettingzoo)") from exc
 
 Observation = dict[str, np.ndarray[Any, Any]]
-
-
-def rules_from(rules: Rules | None, options: dict[str, Any]) -> Rules:
-    """``rules`` with ``options`` (rules options by name) changed; the default rules when
-    ``rules`` is ``None``. ``RulesError`` names an option the rules refuse."""
-    return (rules or Rules()).replace(**options) if options else (rules or Rules())
-
-
-def render_table(hand: Hand) -> str:
-    """The table as a spectator sees it: the public moves and the open arms, each seat's
-    tile count, the boneyard; at the end, how the hand ended and the returns."""
-    lines = [hand.information_state_string(0, private=False, public=True) or "dealing",
-             hand.observation_string(0, private=False, public=True)]
-    if hand.phase == OVER:
-        end = "out" if hand.end == 1 else "blocked"
-        lines.append(f"{end}; returns " + " ".join(f"{r:g}" for r in hand.returns()))
-    return "\n".join(lines) + "\n"
 
 
 class BonesEnv(AECEnv):  # type: ignore[misc]
