@@ -47,7 +47,7 @@ def test_pool_hands_leave_eight_undealt(top, players, dealt):
 def test_what_a_small_set_cannot_deal_is_refused_naming_the_option():
     with pytest.raises(RulesError, match='option "hand_size" "pool" leaves no tiles'):
         Rules(set=2, hand_size="pool")
-    with pytest.raises(RulesError, match=r'option "hand_size" .* double-2 has 6'):
+    with pytest.raises(RulesError, match=r'option "hand_size".*double-2'):
         Rules(set=2, hand_size=4)
     with pytest.raises(RulesError, match='option "reserve"'):
         Rules(set=2, hand_size=3, draw=True)
