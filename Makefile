@@ -5,11 +5,13 @@ VENV := .venv
 BIN := $(VENV)/bin
 
 # Three installs: `make play` needs only what bones needs to run; `make serve` adds the web
-# extra (Starlette, uvicorn, SQLAlchemy, Alembic); `make test` adds the dev tools and the
-# web extra, whose code it checks and tests. OpenSpiel (an opponent in one benchmark) is
-# taken only as a ready-made wheel: some Pythons and platforms have none (3.15, when this
-# was written), and building it from source needs a C++ toolchain and a long download, so
-# where no wheel exists its test is skipped.
+# extra (Starlette, uvicorn, SQLAlchemy, Alembic); `make test` adds the dev tools, the web
+# extra, whose code it checks and tests, and the research extras (OpenSpiel, PettingZoo,
+# Gymnasium: docs/research.md). OpenSpiel is taken only as a ready-made wheel: some Pythons
+# and platforms have none (3.15, when this was written), and building it from source needs
+# a C++ toolchain and a long download, so where no wheel exists its tests are skipped, and
+# PettingZoo and Gymnasium are installed alone (the `environments` extra); where they cannot
+# be, theirs are too.
 RUN_STAMP := $(VENV)/.installed-run
 WEB_STAMP := $(VENV)/.installed-web
 DEV_STAMP := $(VENV)/.installed-dev
@@ -30,11 +32,15 @@ $(WEB_STAMP): $(SOURCES) | $(BIN)/python
 	touch $(RUN_STAMP) $@
 
 $(DEV_STAMP): $(SOURCES) | $(BIN)/python
-	$(BIN)/python -m pip install --quiet --only-binary open_spiel -e '.[dev,web,openspiel]' \
+	$(BIN)/python -m pip install --quiet --only-binary open_spiel -e '.[dev,web,research]' \
 	    2>$(VENV)/openspiel.log \
-	  || { echo "make: OpenSpiel not installed, its test will be skipped ($$(grep ERROR \
+	  || { echo "make: OpenSpiel not installed, its tests will be skipped ($$(grep ERROR \
 	         $(VENV)/openspiel.log | tail -n 1))"; \
-	       $(BIN)/python -m pip install --quiet -e '.[dev,web]'; }
+	       $(BIN)/python -m pip install --quiet -e '.[dev,web,environments]' \
+	           2>$(VENV)/environments.log \
+	         || { echo "make: PettingZoo and Gymnasium not installed, their tests will be \
+	skipped ($$(grep ERROR $(VENV)/environments.log | tail -n 1))"; \
+	              $(BIN)/python -m pip install --quiet -e '.[dev,web]'; }; }
 	touch $(RUN_STAMP) $(WEB_STAMP) $@
 
 play: $(RUN_STAMP)
@@ -44,13 +50,14 @@ serve: $(WEB_STAMP)
 	$(BIN)/bones serve $(ARGS)
 
 test: $(DEV_STAMP)
-	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks examples conftest.py
 	$(BIN)/mypy --strict src/bones
 	$(BIN)/pytest
 
 bench: $(DEV_STAMP)
 	$(BIN)/python benchmarks/engine_paths.py
 	$(BIN)/python benchmarks/search_paths.py
+	$(BIN)/python benchmarks/research_paths.py || [ $$? -eq 2 ]  # 2: no research extras
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

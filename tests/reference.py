@@ -132,7 +132,7 @@ def rules_of(value: object, players: int) -> dict[str, Any]:
         raise bad("players")
     opts.update(given)
     opts["players"] = players
-    if not _int(opts["set"]) or opts["set"] not in (6, 9, 12, 15, 18):
+    if not _int(opts["set"]) or opts["set"] not in (2, 3, 4, 5, 6, 9, 12, 15, 18):
         raise bad("set")
     if not _int(opts["players"]) or opts["players"] < 2:
         raise bad("players")

@@ -103,13 +103,30 @@ OPTION_CASES: dict[str, Rules] = {
                               target=100),
     "target-1": _rules(target=1),
     "target-pagat-3": _rules(players=3, target="pagat"),
+    # the small sets (double-two to double-five), for teaching and for solving whole games
+    "set-2-all-dealt": _rules(set=2, hand_size=3, target=10),
+    "set-2-draw": _rules(set=2, hand_size=2, draw=True, reserve=0, target=10),
+    "set-2-three-players": _rules(set=2, players=3, hand_size=2, lead="heaviest", target=10),
+    "set-3-pool-size": _rules(set=3, hand_size="pool", target=20),
+    "set-3-spinner-draw": _rules(set=3, hand_size=3, draw=True, reserve=1,
+                                 spinner="first-double", target=20),
+    "set-3-top-double": _rules(set=3, players=3, hand_size=2, opening="top-double",
+                               next_lead="winner", target=20),
+    "set-4-partnerships": _rules(set=4, players=4, partnerships=True, hand_size=3,
+                                 ante=2, target=20),
+    "set-4-call-block": _rules(set=4, hand_size=4, draw=True, call_block=True, reserve=0,
+                               target=30),
+    "set-5-highest-double": _rules(set=5, players=3, hand_size=4, lead="highest-double",
+                                   no_double="heaviest", score="others", target=40),
+    "set-5-pool": _rules(set=5, players=2, hand_size="pool", ante=1, next_lead="same",
+                         score="others", target=40),
 }
 
 
-def _random_rules(rng: random.Random) -> Rules:
-    """A random dealable combination of options."""
+def _random_rules(rng: random.Random, tops: tuple[int, ...] = (6, 6, 9, 12, 18)) -> Rules:
+    """A random dealable combination of options, from one of the sets ``tops``."""
     while True:
-        top = rng.choice((6, 6, 9, 12, 18))
+        top = rng.choice(tops)
         players = rng.choice((2, 3, 4)) if top == 6 else rng.choice((2, 3, 4, 5, 6))
         tiles = (top + 1) * (top + 2) // 2
         options: dict[str, object] = {
@@ -141,6 +158,8 @@ def _random_rules(rng: random.Random) -> Rules:
 
 _combos = random.Random(20240611)
 RANDOM_CASES: dict[str, Rules] = {f"random-{i}": _random_rules(_combos) for i in range(30)}
+_small = random.Random(20260521)
+RANDOM_CASES |= {f"random-small-{i}": _random_rules(_small, (2, 3, 4, 5)) for i in range(12)}
 PRESET_CASES: dict[str, Rules] = {f"preset-{name}": rules for name, rules in PRESETS.items()}
 CASES: dict[str, Rules] = {**PRESET_CASES, **OPTION_CASES, **RANDOM_CASES}
 

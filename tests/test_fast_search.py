@@ -71,6 +71,13 @@ RULES: dict[str, Rules] = {
     # (A reserve that leaves a few tiles to draw: draws from 160 would swamp the reference.)
     "draw-set-18-reserve": PRESETS["draw"].replace(set=18, hand_size=6, reserve=170,
                                                    spinner="first-double"),
+    # The small sets: whole games a research search solves, every tile in play.
+    "block-set-2-all-dealt": PRESETS["block"].replace(set=2, hand_size=3),
+    "draw-set-3-spinner": PRESETS["draw"].replace(set=3, hand_size=3, reserve=0,
+                                                  spinner="first-double"),
+    "block-set-4-3p": PRESETS["block"].replace(set=4, players=3, hand_size=4),
+    "block-set-5-partners": PRESETS["block"].replace(set=5, players=4, partnerships=True,
+                                                     hand_size=5),
 }
 
 

@@ -31,7 +31,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("ai",),
     ("table",),          # the table every front end drives: seats, bots, events, views
     ("protocol",),       # the bot protocol bones-bot/1: codec, outside bots, ``bones bot``
-    ("sim", "lab"),
+    ("sim", "lab", "research"),  # research: OpenSpiel, PettingZoo and Gymnasium adapters
     ("server",),         # the web front end (to come)
     ("tui", "cli"),
 )

@@ -28,7 +28,7 @@ def test_every_option_of_the_engine_has_a_meaning():
 
 
 #: Rules a value of any one option can be dealt with (each value fits at least one).
-_ROOMY = ({}, {"players": 4}, {"set": 18, "hand_size": 2, "players": 4})
+_ROOMY = ({}, {"players": 4}, {"set": 18, "hand_size": 2, "players": 4}, {"hand_size": 1})
 
 
 def _taken(name: str, value: object) -> bool:

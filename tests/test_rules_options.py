@@ -10,7 +10,7 @@ from bones.engine.rules import PRESETS, Rules, rules_from_json
 
 #: Every value the options table lists (integers: a few, including the bounds).
 VALUES: dict[str, tuple[object, ...]] = {
-    "set": (6, 9, 12, 15, 18),
+    "set": (2, 3, 4, 5, 6, 9, 12, 15, 18),
     "players": (2, 3, 4, 5, 8),
     "partnerships": (False, True),
     "hand_size": (1, 3, "standard", "pool"),
@@ -31,6 +31,8 @@ VALUES: dict[str, tuple[object, ...]] = {
 
 #: Options that only make sense together with others.
 CONTEXT: dict[tuple[str, object], dict[str, object]] = {
+    ("set", 2): {"hand_size": 3}, ("set", 3): {"hand_size": "pool"},
+    ("set", 4): {"hand_size": 7}, ("set", 5): {"hand_size": 7},
     ("set", 9): {"hand_size": 7}, ("set", 12): {"hand_size": 7},
     ("set", 15): {"hand_size": 7}, ("set", 18): {"hand_size": 7},
     ("players", 5): {"hand_size": "pool"}, ("players", 8): {"hand_size": 2},

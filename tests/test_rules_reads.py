@@ -62,6 +62,11 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("table/fair.py", "set"): "the set's tiles, in the order the shuffle starts from",
     ("cli/verify.py", "players"): "one player seed per seat",
     ("table/wire.py", "players"): "a view's rules always name the players",
+    ("research/core.py", "set"): "the set's tiles and numbers, which number the actions",
+    ("research/core.py", "players"): "sizes the per-seat lists and tensors",
+    ("research/gym.py", "players"): "one bot per seat but the agent's",
+    ("research/openspiel.py", "players"): "OpenSpiel's number of players",
+    ("research/pettingzoo.py", "players"): "one agent per seat",
 }
 
 def _is_rules(node: ast.expr) -> bool:

@@ -20,7 +20,7 @@ WIDTH = 80
 #: option -> meaning, after the options table of ``docs/rules.md``; the values each takes
 #: come from the engine (``allowed``).
 MEANINGS: dict[str, str] = {
-    "set": "highest pip value of the set (double-six, ...)",
+    "set": "highest pip value of the set (double-six, ...; 2 to 5: the small sets)",
     "players": "number of seats",
     "partnerships": "true: exactly 4 players, seats 0+2 against 1+3",
     "hand_size": '"standard": 7 for 2 players, 5 for 3 or 4 (double-six only); "pool": the '

@@ -26,7 +26,9 @@ Target = int | Literal["pagat"]
 PoolWhen = Literal["hand", "game"]
 PoolTie = Literal["split", "carry"]
 
-SETS = (6, 9, 12, 15, 18)
+#: The sets, by their highest double: the small ones (double-two to double-five) for teaching
+#: and for research that solves whole games, then the sets people play with.
+SETS = (2, 3, 4, 5, 6, 9, 12, 15, 18)
 #: Tiles a pool hand size leaves undealt at the least (seed 000: "at least 8 in the bone yard").
 POOL_UNDEALT = 8
 
@@ -190,7 +192,7 @@ def read_whole(text: str) -> int | None:
 def _validate(r: Rules) -> None:
     """Check types, ranges and dealability; raise ``RulesError`` naming the first bad option."""
     if not is_int(r.set) or r.set not in SETS:
-        raise _fail("set", f"must be one of 6, 9, 12, 15, 18, not {quoted(r.set)}")
+        raise _fail("set", f"must be one of {', '.join(map(str, SETS))}, not {quoted(r.set)}")
     if not is_int(r.players) or r.players < LEAST["players"]:
         raise _fail("players", f"must be a whole number of at least {LEAST['players']}, "
                     f"not {quoted(r.players)}")

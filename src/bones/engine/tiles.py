@@ -1,7 +1,8 @@
 """Tiles, sets and the "heavier" order that settles every highest-tile rule.
 
 A tile is a small immutable value written high half first (``6-5``); sets are double-N for
-N in 6, 9, 12, 15, 18.
+N in 2, 3, 4, 5 (small sets for teaching and
+research) and 6, 9, 12, 15, 18.
 """
 
 from __future__ import annotations
