@@ -32,8 +32,8 @@ def test_the_small_sets_are_sets_with_their_tile_counts():
 
 @pytest.mark.parametrize("top", SMALL)
 def test_standard_hands_are_double_six_only_and_the_refusal_names_hand_size(top):
-    with pytest.raises(RulesError, match='option "hand_size" "standard" is defined only for '
-                       "double-six"):
+    with pytest.raises(RulesError, match='option "hand_size" is "standard", which is defined '
+                       "only for double-six"):
         Rules(set=top)
 
 
