@@ -968,8 +968,10 @@ def test_sort_orders_the_hand_and_its_numbers_for_the_rest_of_the_game() -> None
 
 
 def test_a_bot_that_thinks_for_a_while_is_said_to_be_thinking() -> None:
-    """Item 18: a status line while a bot takes more than a moment, erased after."""
-    child = spawn("--seats", "human,expert", "--think", "1", "--seed", "4")
+    """Item 18: a status line while a bot takes more than a moment, erased after. The
+    expert budgets its search in steps, which at ``--think 1`` it may finish in about the
+    moment the sign waits (0.3 s); ``--think 5`` buys it about five times that moment."""
+    child = spawn("--seats", "human,expert", "--think", "5", "--seed", "4")
     child.expect(MOVE)
     child.sendline("1")
     child.expect(r"Expert is thinking\.\.\.")
