@@ -41,7 +41,7 @@ def test_every_rules_flag_value_that_cannot_be_read_exits_2(capsys, command, nam
 
 
 @pytest.mark.parametrize(("flag", "value", "says"), [
-    ("--set", "7", "must be 6, 9, 12, 15 or 18, not 7"),
+    ("--set", "7", "must be 2, 3, 4, 5, 6, 9, 12, 15 or 18, not 7"),
     ("--players", "1", "must be a whole number of at least 2, not 1"),
     ("--target", "pagat ", 'must be a whole number of at least 1 or "pagat", not "pagat "'),
     ("--lead", "Lots", 'must be "lots", "highest-double" or "heaviest", not "Lots"'),

@@ -466,7 +466,9 @@ def test_a_terminal_too_small_for_the_table_is_said_before_play(tmp_path: Path) 
     assert "This terminal is 30x10" in said and "at least 40x16" in said
     child.sendline("")
     child.expect(MOVE)
-    child.sendeof()
+    child.sendeof()  # Ctrl-D at a terminal: asked about the record, as quit asks
+    child.expect(SAVE)
+    child.sendline("n")
     child.expect(pexpect.EOF)
     # leaving at the warning leaves nothing behind: no bot was started, no record written
     started = tmp_path / "started"
@@ -478,12 +480,15 @@ def test_a_terminal_too_small_for_the_table_is_said_before_play(tmp_path: Path) 
     left.sendeof()
     left.expect(pexpect.EOF)
     left.close()
-    assert left.exitstatus == 0
+    assert left.exitstatus == 1  # nothing played
+    assert "Input ended before an answer" in transcript(left)
     assert not started.exists() and not (tmp_path / "game.json").exists()
     roomy = spawn("--seed", "4")  # 80x24: straight to the table
     roomy.expect(MOVE)
     assert "This terminal is" not in transcript(roomy)
     roomy.sendeof()
+    roomy.expect(SAVE)
+    roomy.sendline("n")
     roomy.expect(pexpect.EOF)
 
 
@@ -1032,3 +1037,33 @@ def test_at_50x20_every_turn_keeps_its_news_and_no_line_is_cut() -> None:
         assert screen.split("Your move (", 1)[0].count("\n") + 1 <= 20, screen
     for line in plain(transcript(child)).split("\n"):  # a cut word would end in "..."
         assert not re.search(r"\w\.\.\.", line.replace("thinking...", "")), line
+
+
+def test_input_ending_at_the_replace_question_plays_nothing_and_says_so(tmp_path: Path) -> None:
+    """Issue 25, item 2: it exited 0 without a word; nothing was played, so status 1."""
+    path = tmp_path / "game.json"
+    path.write_text("the last game")
+    done = subprocess.run([*BONES, "play", "--seed", "3", "--record", str(path)],
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                          timeout=60, check=False)
+    assert done.returncode == 1
+    assert "Input ended before an answer; nothing played." in done.stdout
+    assert path.read_text() == "the last game"
+
+
+def test_ctrl_d_at_a_terminal_offers_to_save_and_says_where(tmp_path: Path) -> None:
+    """Issue 25, item 2: Ctrl-D ended the game with no chance to save, and the save's
+    default file went to the working folder without saying which."""
+    child = spawn("--rules", "draw", "--seed", "9", cwd=tmp_path)
+    child.expect(MOVE)
+    child.sendeof()
+    child.expect(SAVE)
+    child.sendline("y")
+    child.expect(WHERE)
+    assert f"A name alone saves in {tmp_path}." in plain(child.before).replace("\n", "")
+    child.sendline("")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert (tmp_path / "bones-9.json").exists()
+    assert "Traceback" not in transcript(child)

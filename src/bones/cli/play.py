@@ -61,12 +61,15 @@ examples:
   bones play --fair --record game.json # deals anyone can check: bones verify game.json
   bones play --rules my-rules.json
 
-exit status: 0 when the game ends or you quit (or input ends), 130 after Ctrl-C
-(143 after SIGTERM, which saves to --record without asking), 1 for bad rules, seats
-or names, a record that cannot be (or you chose not to be) written, or one --resume
-cannot take up (a game over, a rule broken, a fair game), 2 for a flag that is unknown, lacks its
-value or has one that cannot be (--seed, --think, --record), or that would change a
-resumed game's rules or deals; each refusal is one line saying which."""
+exit status: 0 when the game ends or you quit (or input ends during it: at a terminal,
+Ctrl-D offers to save as quit does), 130 after Ctrl-C (143 after SIGTERM, which saves to
+--record without asking), 1 for rules that cannot be dealt, bad seats or names, a record
+that cannot be (or you chose not to be) written, input that ends before the game begins,
+or a --resume game that cannot be taken up (a game over, a rule broken, a fair game), 2
+for a flag that is unknown, lacks its value or has one that cannot be read (--seed,
+--think, --record, a rules flag), a --resume or --rules file that is not a record or too
+large, or a flag that would change a resumed game's rules or deals; each refusal is one
+line saying which."""
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -194,8 +197,10 @@ def run(args: argparse.Namespace) -> int:
                 and not terminal.confirm(f"{path} already exists. Replace it with this game?"):
             terminal.say("Nothing played; choose another --record file.")
             return 1
-    except EOFError:
-        return 0
+    except EOFError:  # nobody answered: nothing is played, and the status says so
+        terminal.say("")
+        terminal.say("Input ended before an answer; nothing played.")
+        return 1
     except KeyboardInterrupt:
         terminal.say("")
         return 130
@@ -245,6 +250,9 @@ def run(args: argparse.Namespace) -> int:
         return _leave(table, recorder, path, 130)
     except EOFError:
         terminal.say("")
+        if sys.stdin.isatty():  # Ctrl-D at a terminal: the person is there to be asked
+            terminal.say("Input ended (Ctrl-D); leaving the game.")
+            return _leave(table, recorder, path, 0)
         terminal.say("Input ended; leaving the game.")
         _say_replay(table, fair)
         if path:
@@ -314,6 +322,7 @@ def _leave(table: TerminalGame, recorder: Recorder, path: str | None, status: in
     try:
         # a place that cannot be written is said, and the player asked again
         while terminal.confirm("Save the record?"):
+            terminal.say(f"A name alone saves in {os.getcwd()}.", wrap=False)
             where = terminal.ask(f"Save it where? [{default}] ").strip() or default
             if holds_something(Path(where)) \
                     and not terminal.confirm(f"{where} already exists. Replace it?"):
