@@ -86,20 +86,25 @@ def python_path(rules: Rules, exact: bool) -> Callable[[Deal], int]:
 
 
 def c_path(rules: Rules, exact: bool) -> Callable[[Deal], int]:
-    """The same loop in C; the spec is made once per decision (by the judge, with the Python
-    path's node limit), as the expert would."""
+    """The same loop in C, called as the expert calls it: what a decision's deals share (the
+    spec, made by the judge with the Python path's node limit, and the ``Candidates``) is
+    made once per decision, and each deal's hidden part (``DealSearch``) per call."""
     rng = random.Random(1)
     specs: dict[int, SearchSpec] = {}
+    shared: dict[int, Candidates] = {}
 
     def run(deal: Deal) -> int:
         pos, moves, seat = deal
-        if seat not in specs:
-            specs[seat] = Judge(rules, seat, (0,) * rules.sides).spec(DEFAULT_CONFIG.node_limit)
-        candidates = Candidates(spec=specs[seat], to_move=pos.to_move, arms=pos.arms,
-                                spinner=pos.spinner, waiting=pos.waiting, placed=pos.placed,
-                                opening=pos.opening, status=pos.status, moves=moves)
-        evaluate(DealSearch(candidates=candidates, hands=pos.hands, boneyard=pos.boneyard,
-                            drawn=pos.drawn, exact=exact, seed=rng.getrandbits(64)))
+        candidates = shared.get(id(pos))
+        if candidates is None:
+            if seat not in specs:
+                specs[seat] = Judge(rules, seat, (0,) * rules.sides).spec(
+                    DEFAULT_CONFIG.node_limit)
+            candidates = shared[id(pos)] = Candidates(
+                specs[seat], pos.to_move, pos.arms, pos.spinner, pos.waiting, pos.placed,
+                pos.opening, pos.status, moves)
+        evaluate(DealSearch(candidates, pos.hands, pos.boneyard, pos.drawn, exact,
+                            rng.getrandbits(64)))
         return len(moves)
 
     return run
