@@ -85,17 +85,29 @@ def unsupported(rules: Rules) -> str | None:
     >>> unsupported(PRESETS["pool"]) is None
     True
     """
-    for name, codes in CODES.items():
-        value = getattr(rules, name)
-        if value not in codes:
-            known = ", ".join(f'"{v}"' for v in codes)
-            return f"the fast playouts do not play {name} {value!r} (only {known})"
+    return refusal(rules, CODES, _READ, ("the fast playouts", "do", "they", "score"))
+
+
+def refusal(rules: Rules, codes: dict[str, dict[str, int]], read: frozenset[str],
+            path: tuple[str, str, str, str]) -> str | None:
+    """Why a fast path cannot play ``rules``, or ``None``: a value outside ``codes`` (its
+    option's values it knows), an option outside ``read`` changed from its default, or
+    points scored during play. ``path`` words the reason: (its name, "do"/"does",
+    "they"/"it", what it does with a hand's end), so the playouts and the search say it
+    alike."""
+    name, does, it, ends = path
+    for option, known in codes.items():
+        value = getattr(rules, option)
+        if value not in known:
+            listed = ", ".join(f'"{v}"' for v in known)
+            return f"{name} {does} not play {option} {value!r} (only {listed})"
     for f in dataclasses.fields(Rules):
-        if f.name in OPTION_NAMES and f.name not in _READ and getattr(rules, f.name) != f.default:
-            return (f"the fast playouts do not read option {f.name}, so they play only its "
+        if f.name in OPTION_NAMES and f.name not in read and getattr(rules, f.name) != f.default:
+            plays = "play" if it == "they" else "plays"
+            return (f"{name} {does} not read option {f.name}, so {it} {plays} only its "
                     f"default {f.default!r}, not {getattr(rules, f.name)!r}")
     if scores_plays(rules):
-        return (f"the fast playouts score only the end of a hand, and score {rules.score!r} "
+        return (f"{name} {ends} only the end of a hand, and score {rules.score!r} "
                 "scores plays too")
     return None
 

@@ -27,17 +27,16 @@ break ties between equally heavy plays with the extension's own generator, seede
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from bones.engine.layout import has_spinner
-from bones.engine.rules import OPTION_NAMES, Rules
-from bones.engine.scoring import BLOCKED, OUT, PLAYING, scores_plays
+from bones.engine.rules import Rules
+from bones.engine.scoring import BLOCKED, OUT, PLAYING
 from bones.engine.state import calls_block, reserve_of
-from bones.fast.params import SCORE, SPINNER, agrees
+from bones.fast.params import SCORE, SPINNER, agrees, refusal
 
 try:
     from bones.fast import _search
@@ -75,19 +74,8 @@ def supports(rules: Rules) -> str | None:
     >>> supports(PRESETS["pagat-draw"]) is None
     True
     """
-    for name, codes in (("score", SCORE), ("spinner", SPINNER)):
-        value = getattr(rules, name)
-        if value not in codes:
-            known = ", ".join(f'"{v}"' for v in codes)
-            return f"the C search does not play {name} {value!r} (only {known})"
-    for f in dataclasses.fields(Rules):
-        if f.name in OPTION_NAMES and f.name not in _KNOWN and getattr(rules, f.name) != f.default:
-            return (f"the C search does not read option {f.name}, so it plays only its "
-                    f"default {f.default!r}, not {getattr(rules, f.name)!r}")
-    if scores_plays(rules):
-        return (f"the C search values only the end of a hand, and score {rules.score!r} "
-                "scores plays too")
-    return None
+    return refusal(rules, {"score": SCORE, "spinner": SPINNER}, _KNOWN,
+                   ("the C search", "does", "it", "values"))
 
 
 @dataclass(frozen=True)
