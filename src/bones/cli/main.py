@@ -36,7 +36,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Dominoes: Draw, Block and Domino Pool. Play in the terminal, replay and "
         "check game records, verify fair deals, list the rules, simulate and measure bots in "
         "duplicate matches and leagues, "
-        "study rule sets in the lab, and run a bot for other programs.",
+        "study rule sets in the lab, serve a web table, and run a bot for other programs.",
     )
     parser.add_argument("--version", action="version", version=f"bones {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
