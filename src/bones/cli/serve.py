@@ -51,8 +51,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                    help="address to listen on (default 127.0.0.1: this machine only; "
                    "0.0.0.0 for every network the machine is on)")
     p.add_argument("--port", type=_port, default=8000, help="port (default 8000)")
-    p.add_argument("--data", type=nonempty_path, default=DATA, metavar="DIR",
-                   help=f"folder for the database when --db is not given (default ./{DATA})")
+    p.add_argument("--data", type=nonempty_path, metavar="DIR",
+                   help=f"folder for the database when --db is not given, and for the key of "
+                   f"the fair deals, fair.key (default ./{DATA}; with --db naming an SQLite "
+                   "file, that file's folder)")
     p.add_argument("--db", metavar="URL",
                    help="a SQLAlchemy database URL instead (sqlite:///path.db, "
                    "postgresql://...); the schema is migrated at start")
@@ -67,15 +69,17 @@ def run(args: argparse.Namespace) -> int:
         from sqlalchemy.engine import make_url
         from sqlalchemy.exc import ArgumentError
 
-        from bones.server import migrate
+        from bones.server import fairplay, migrate
         from bones.server.app import create_app
         from bones.server.settings import Settings
         from bones.server.store import make_engine
     except ImportError as exc:
         raise BonesError(f"bones serve needs the web packages ({exc.name} is missing): "
                          "pip install 'bones[web]', or make serve") from None
+    keys: str | None = args.data  # where fair.key goes (bones.server.fairplay)
     if args.db is None:
-        data = Path(args.data)
+        data = Path(args.data or DATA)
+        keys = str(data)
         try:
             data.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
@@ -91,6 +95,8 @@ def run(args: argparse.Namespace) -> int:
             raise BonesError(f"--db: {url!r} is not a database URL (sqlite:///bones.db, "
                              "postgresql://user@host/bones)") from None
         where = f"database {shown}"
+        if keys is None and make_url(url).get_backend_name() != "sqlite":
+            keys = DATA
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s",
                         stream=sys.stderr)
     logging.getLogger("alembic").setLevel(logging.WARNING)
@@ -106,7 +112,8 @@ def run(args: argparse.Namespace) -> int:
         reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
         raise BonesError(f"cannot open the database ({where}): {reason}") from None
     settings = Settings(db_url=url, catalog=everything_json(), pace=args.pace,
-                        workers=max(2, cores()))
+                        workers=max(2, cores()), data=keys)
+    fairplay.server_key(settings)  # made or read now: a key that cannot be is one line
     host = f"[{args.host}]" if ":" in args.host else args.host
     print(f"bones serve: {where}; open http://{host}:{args.port}/", file=sys.stderr,
           flush=True)

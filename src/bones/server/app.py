@@ -25,7 +25,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from bones.ai.levels import LEVELS
 from bones.engine.errors import BonesError
-from bones.server import migrate, tokens
+from bones.server import fairplay, migrate, tokens
 from bones.server.frames import Bucket, FrameError, dumps, read_json
 from bones.server.hub import Hub
 from bones.server.settings import Settings
@@ -179,7 +179,9 @@ async def create(request: Request) -> Response:
     spec = read_spec(await body(request))
     invite = tokens.new_token()
     watch = tokens.watch_of(invite)
-    table_id = await hub.db(hub.store.create_table, spec.to_json(), tokens.digest(invite),
+    # the salt of the table's fair deals (bones.server.fairplay) is kept with its spec
+    stored = {**spec.to_json(), "fair": {"salt": fairplay.new_salt()}}
+    table_id = await hub.db(hub.store.create_table, stored, tokens.digest(invite),
                             tokens.digest(watch), spec.kinds, spec.bot_names())
     log.info("table %d made: %d seats (%s)", table_id, len(spec.kinds), ", ".join(spec.kinds))
     return json_response({"invite": invite, "watch": watch, "links": links(invite),
@@ -222,19 +224,21 @@ async def table(request: Request) -> Response:
 
 
 async def join(request: Request) -> Response:
-    """``POST /api/join`` with ``invite``, ``name`` and optionally ``seat``: the seat and
-    its token, the person's only key to it (kept by their browser)."""
+    """``POST /api/join`` with ``invite``, ``name`` and optionally ``seat`` and
+    ``seed_phrase`` (the person's seed of the fair deals): the seat and its token, the
+    person's only key to it (kept by their browser)."""
     hub = hub_of(request)
     doc = await body(request)
     table_id, _ = await _table_by(hub, doc, "invite")
     name = read_name(doc.get("name"))
+    phrase = fairplay.read_phrase(doc.get("seed_phrase"))
     seat = doc.get("seat")
     if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
         raise ApiError(400, "seat: a seat number, or leave it out for the first open seat")
     live = await hub.round(table_id)
     if live is None:
         raise ApiError(503, "that table cannot be opened now")
-    taken, token = await live.join(seat, name)
+    taken, token = await live.join(seat, name, phrase)
     log.info("table %d: seat %d taken", table_id, taken)
     return json_response({"seat": taken, "token": token, "name": name})
 
@@ -299,6 +303,7 @@ def create_app(settings: Settings) -> Starlette:
         Route("/", page("index.html")),
         Route("/table", page("table.html")),
         Route("/games", page("games.html")),
+        Route("/verify", page("verify.html")),
         Route("/api/rules", api(rules)),
         Route("/api/tables", api(create), methods=["POST"]),
         Route("/api/table", api(table), methods=["POST"]),

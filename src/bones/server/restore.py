@@ -49,6 +49,13 @@ class Restored:
     #: Each finished game's result, as ``games.result`` keeps it.
     results: list[dict[str, Any]] = field(default_factory=list)
     away: set[int] = field(default_factory=set)
+    #: The salt of the table's fair deals (``None``: a table made before them, dealt from
+    #: ``seed``), each seat's seed phrase as given when joining ("" for a bot's or an open
+    #: seat), and the latest game's ``x-fair`` as committed when it started (its commitment
+    #: and players' seeds; ``None`` for a game not dealt fair).
+    salt: str | None = None
+    phrases: list[str] = field(default_factory=list)
+    fair: dict[str, Any] | None = None
 
 
 def replay_rows(rules: Rules, rows: Sequence[LogRow]) -> Replayed:
@@ -90,8 +97,16 @@ def restore(loaded: Loaded, rules: Rules) -> Restored:
     seq = loaded.log[-1].seq if loaded.log else 0
     restored = Restored(seq, [s.name if s.taken or s.kind != "human" else None
                               for s in loaded.seats], carried=[0] * len(loaded.seats))
+    fair = loaded.spec.get("fair")
+    restored.salt = fair.get("salt") if isinstance(fair, dict) else None
+    restored.phrases = [""] * len(loaded.seats)
     for row in loaded.log:
-        if row.kind == "away":
+        if row.kind == "join":
+            restored.phrases[row.data["seat"]] = row.data.get("seed_phrase", "")
+        elif row.kind == "game" and row.game == (loaded.games[-1].number if loaded.games
+                                                 else None):
+            restored.fair = row.data.get("fair")
+        elif row.kind == "away":
             restored.away.add(row.data["seat"])
         elif row.kind == "back":
             restored.away.discard(row.data["seat"])

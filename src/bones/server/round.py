@@ -27,7 +27,7 @@ from bones.engine.view import observe, spectate
 from bones.protocol.bots import make_seat_bot
 from bones.record.reader import read_move
 from bones.record.writer import dump, move_json, record_of
-from bones.server import tokens
+from bones.server import fairplay, tokens
 from bones.server.frames import Frame, dumps
 from bones.server.restore import Restored
 from bones.server.settings import Settings
@@ -36,9 +36,10 @@ from bones.server.store import Finished, LogRow, Store, now
 from bones.table import seeds
 from bones.table.advice import hint
 from bones.table.events import Event, GameEnded, HandDealt, HandEnded, Moved, Undone
+from bones.table.fair import FIELD, SCHEME, FairDealer, FairSeeds, commitment, fair_json
 from bones.table.resume import deals_after
 from bones.table.seats import Seating
-from bones.table.table import Table
+from bones.table.table import Dealer, Table
 from bones.table.wire import event_json, view_json
 
 log = logging.getLogger("bones.server")
@@ -153,6 +154,17 @@ class Round:
         self._timed: tuple[Any, ...] | None = None
         #: The hand whose pause ran out: the next hand is dealt whoever is ready.
         self._pause_over: tuple[int, int] | None = None
+        #: Fair deals (``bones.server.fairplay``): the table's salt (``None`` at a table
+        #: made before them), each seat's seed phrase, and the seeds of the game in play.
+        self.salt = restored.salt
+        self.phrases = list(restored.phrases)
+        self.fair: FairSeeds | None = None
+        if restored.fair is not None and self.salt is not None:
+            self.fair = self._fair_seeds(self.game_no, restored.fair["player_seeds"])
+            if self.fair.commitment != restored.fair["commitment"]:
+                raise BonesError(f"game {self.game_no} was committed to a server seed this "
+                                 "server's key does not give (was fair.key lost or "
+                                 "replaced?); its deals cannot go on")
         if restored.replayed is not None and self.seed is not None:
             replayed = restored.replayed
             self.away_plays = list(replayed.away)
@@ -165,10 +177,13 @@ class Round:
         kinds = self.spec.kinds
         names = tuple(n if n is not None else f"Player {s + 1}"
                       for s, n in enumerate(self.names))
-        deals = seeds.play_deals(seed)
+        deals: random.Random | Dealer = seeds.play_deals(seed)
         moves = 0
         if game is not None:
             moves = sum(len(hand.moves) for hand in game.hands)
+        if self.fair is not None:  # each hand from the seeds and its number alone
+            deals = FairDealer(self.fair)
+        elif game is not None:
             found = deals_after(record_of(game, names), seed)
             if found is None:  # cannot happen unless the log was edited by hand
                 log.warning("table %d: game %d's deals are not its seed's; dealing on from "
@@ -184,6 +199,34 @@ class Round:
 
         return Table(self.spec.rules, Seating(kinds, names), deals, bot=bot, game=game,
                      undo=self.spec.practice, undone=undone)
+
+    def _fair_seeds(self, number: int, player_seeds: Iterable[str]) -> FairSeeds:
+        """The seeds of game ``number`` at this table (its secret seed derived, never
+        stored: ``bones.server.fairplay``)."""
+        assert self.salt is not None
+        key = fairplay.server_key(self.settings)
+        return FairSeeds(fairplay.server_seed(key, self.salt, number), tuple(player_seeds),
+                         number)
+
+    def fair_status(self, game: Game | None) -> dict[str, Any] | None:
+        """What every client is told of the fair deals: the scheme, the game the commitment
+        is for (the next one while seats are open), the commitment, the players' seeds once
+        the game started, and the server seed once the game at ``game`` is over (never
+        before: it deals every hand still to come)."""
+        if self.salt is None:
+            return None
+        if self.table is None or self.fair is None:
+            upcoming = self._fair_seeds(self.game_no + 1, ())
+            return {"scheme": SCHEME, "game": upcoming.game,
+                    "commitment": upcoming.commitment, "player_seeds": None}
+        out = {"scheme": SCHEME, "game": self.fair.game, "commitment": self.fair.commitment,
+               "player_seeds": list(self.fair.player_seeds)}
+        if self.table.finished and game is not None and game.finished:
+            out["server_seed"] = self.fair.server_seed.hex()
+            # a rematch's seed is fixed now, before anyone asks for it
+            out["next_commitment"] = commitment(fairplay.server_seed(
+                fairplay.server_key(self.settings), self.salt, self.fair.game + 1))
+        return out
 
     def _playing(self) -> Table:
         if self.broken is not None:
@@ -229,6 +272,7 @@ class Round:
                       for s, kind in enumerate(self.spec.kinds)],
             "turn": turn,
             "carried": list(self.carried),
+            "fair": self.fair_status(game),
         }
 
     def info(self) -> dict[str, Any]:
@@ -399,10 +443,10 @@ class Round:
 
     # -- joining --------------------------------------------------------------------------
 
-    async def join(self, seat: int | None, name: str) -> tuple[int, str]:
-        """Give a person an open seat (the first open one when ``seat`` is ``None``): the
-        seat and its token, the person's only key to it. The game starts once every seat is
-        taken."""
+    async def join(self, seat: int | None, name: str, phrase: str = "") -> tuple[int, str]:
+        """Give a person an open seat (the first open one when ``seat`` is ``None``), with
+        the seed phrase they gave for the fair deals: the seat and its token, the person's
+        only key to it. The game starts once every seat is taken."""
         async with self.lock:
             persons = self.spec.persons
             if seat is None:
@@ -416,13 +460,15 @@ class Round:
             if any(n is not None and n.casefold() == name.casefold() for n in self.names):
                 raise SpecError("someone at this table already has that name")
             token = tokens.new_token()
-            row = LogRow(self.seq + 1, self.game_no, "join", {"seat": seat, "name": name})
+            row = LogRow(self.seq + 1, self.game_no, "join",
+                         {"seat": seat, "name": name, "seed_phrase": phrase})
             taken = await self.services.db(self.services.store.take_seat, self.id, seat,
                                            name, tokens.digest(token), row)
             if not taken:
                 raise SpecError(f"seat {seat} was just taken")
             self.seq += 1
             self.names[seat] = name
+            self.phrases[seat] = phrase
             entry = Entry(self.seq, None, None)
             self.recent.append(entry)
             self._send(entry)
@@ -449,12 +495,15 @@ class Round:
         self.game_no += 1
         self.seed = seed
         self.started = now()
+        started: dict[str, Any] = {"game": self.game_no}
+        if self.salt is not None:  # committed (the seed itself never stored) before a deal
+            self.fair = self._fair_seeds(self.game_no, self.phrases)
+            started["fair"] = fair_json(self.fair, revealed=False)
         self.table = self._make_table(seed)
         self.away_plays = []
         self.rematch.clear()
         self.ready.clear()
-        entries = await self._commit([Item("game", {"game": self.game_no})],
-                                     new_game=(self.game_no, seed))
+        entries = await self._commit([Item("game", started)], new_game=(self.game_no, seed))
         await self._show(entries)
 
     # -- moving the game on -------------------------------------------------------------------
@@ -656,8 +705,10 @@ class Round:
         """The finished game's ``bones-record/1``, seed and all."""
         assert self.table is not None
         game = self.table.game
-        extra: list[tuple[str, Any]] = [("seed", self.seed), ("started", self.started),
-                                        ("ended", now()),
+        # a fair game's deals come from its seeds, not from ``seed`` (which moves the bots)
+        dealt = [(FIELD, fair_json(self.fair, revealed=True))] if self.fair is not None \
+            else [("seed", self.seed)]
+        extra: list[tuple[str, Any]] = [*dealt, ("started", self.started), ("ended", now()),
                                         ("x-seats", list(self.spec.kinds)),
                                         ("x-web", {"game": self.game_no})]
         if self.away_plays:

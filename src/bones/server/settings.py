@@ -37,3 +37,6 @@ class Settings:
     #: Requests a second each client address may make of the JSON API, and its burst.
     api_rate: float = 2.0
     api_burst: int = 30
+    #: The folder of the server's own files besides the database (the fair-deal key,
+    #: ``bones.server.fairplay``); ``None``: the SQLite file's folder.
+    data: str | None = None
