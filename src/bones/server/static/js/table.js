@@ -4,6 +4,7 @@
 
 import { downloadRecord, findSeat, hashParams, keepSeat, localKey, messageId, post } from "./api.js";
 import { byId, clear, el, problem, say } from "./dom.js";
+import { drawFair, showJoinFair } from "./fairtable.js";
 import { armChain, chain, lineImage, tileImage } from "./tiles.js";
 
 const state = {
@@ -164,6 +165,7 @@ function draw() {
   drawEnded();
   drawOver();
   drawRecords();
+  drawFair(state);
   drawLog();
   tick();
 }
@@ -437,6 +439,7 @@ async function showJoin(invite) {
   byId("join-rules").textContent = `${table.rules.preset || "custom rules"}, ${table.players} players, game to ${table.target}` +
     (table.partnerships ? ", partnerships (seats 1 and 3 against 2 and 4)" : "") +
     (table.practice ? ", a practice table" : "");
+  showJoinFair(info);
   const seats = clear(byId("join-seats"));
   const choice = clear(byId("join-seat"));
   for (const seat of info.status.seats) {
@@ -453,7 +456,8 @@ async function showJoin(invite) {
     event.preventDefault();
     problem("");
     try {
-      const joined = await post("/api/join", { invite, name: byId("join-name").value, seat: Number(choice.value) });
+      const joined = await post("/api/join", { invite, name: byId("join-name").value, seat: Number(choice.value),
+        seed_phrase: byId("join-phrase").value });
       const entry = keepSeat({ token: joined.token, invite, seat: joined.seat, name: joined.name, key: localKey() });
       state.token = entry.token;
       state.key = entry.key;
