@@ -31,8 +31,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_fair import DEALS, _resolved, _variants, fenced, section, seeds_of
-from test_server_process import post, serving
 from websockets.sync.client import ClientConnection, connect
 
 from bones.engine.errors import BonesError
@@ -41,6 +39,8 @@ from bones.server.app import STATIC
 from bones.server.fairplay import read_phrase, server_seed
 from bones.table.fair import commitment, fair_deal, message
 from bones.table.wire import rules_json
+from test_fair import DEALS, _resolved, _variants, fenced, section, seeds_of
+from test_server_process import post, serving
 
 pytestmark = pytest.mark.timeout(240)
 
@@ -338,7 +338,8 @@ def test_the_browser_deals_the_docs_test_vectors(tab, played):
         out.push({ ...(await fairDeal(c.rules, seed, c.player_seeds, c.game, c.hand)),
                    commitment: await commitment(seed) });
       }
-      const data = message(stream.purpose, stream.game, stream.hand, stream.attempt, stream.player_seeds);
+      const data = message(stream.purpose, stream.game, stream.hand, stream.attempt,
+                           stream.player_seeds);
       const toHex = (b) => [...b].map((x) => x.toString(16).padStart(2, "0")).join("");
       const key = await crypto.subtle.importKey("raw", hex(stream.server_seed),
         { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
