@@ -33,8 +33,10 @@ from typing import Any
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
+import test_server as web
 from bones.engine.errors import BonesError
 from bones.engine.rules import rules_from_json
+from bones.server import fairplay
 from bones.server.app import STATIC
 from bones.server.fairplay import read_phrase, server_seed
 from bones.table.fair import commitment, fair_deal, message
@@ -448,3 +450,27 @@ def test_the_join_form_shows_the_commitment_and_sends_the_seed_phrase(tab, playe
     tab.wait_for_function(
         "document.getElementById('fair-lines').textContent.includes(\"Bea's own words\")")
     assert tab.errors == []
+
+
+# -- a restart -------------------------------------------------------------------------------
+
+
+def test_a_restarted_server_deals_on_from_its_key_and_one_that_lost_it_says_so(
+        tmp_path, caplog):
+    with web.serve(tmp_path) as client:
+        made = web.make_table(client, "draw", ["human", "greedy"])
+        token = web.join(client, made["invite"], "Ana")
+        with web.connect(client, token) as ana:
+            promised = ana.status["fair"]["commitment"]
+    key = tmp_path / fairplay.KEY_FILE
+    assert key.stat().st_mode & 0o077 == 0  # the server's user only
+    fairplay._keys.clear()  # as a new process would start
+    with web.serve(tmp_path) as client, web.connect(client, token) as ana:
+        assert ana.frames[0]["type"] == "state"
+        assert ana.status["fair"]["commitment"] == promised
+    key.write_text(os.urandom(32).hex(), encoding="ascii")  # the key file lost, a new one
+    fairplay._keys.clear()
+    with caplog.at_level("ERROR", logger="bones.server"), web.serve(tmp_path) as client:
+        answer = client.post("/api/table", json={"invite": made["invite"]})
+        assert answer.status_code == 503
+    assert "fair.key lost or replaced" in caplog.text and promised not in caplog.text
