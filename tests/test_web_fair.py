@@ -193,9 +193,17 @@ def holds(text: str | bytes, secret: bytes) -> bool:
     return any(f in text for f in forms(secret))
 
 
-def verify(path: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*BONES, "verify", str(path)], capture_output=True, text=True,
-                          timeout=60, env=env(), check=False)
+def verify(*paths: Path) -> list[tuple[int, str, str]]:
+    """``bones verify`` on each file, each its own process (run side by side): the exit
+    status, standard output and standard error of each."""
+    running = [subprocess.Popen([*BONES, "verify", str(path)], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, env=env())
+               for path in paths]
+    done = []
+    for process in running:
+        out, err = process.communicate(timeout=60)
+        done.append((process.returncode, out, err))
+    return done
 
 
 @pytest.fixture(scope="module")
@@ -230,9 +238,9 @@ def test_a_web_game_is_dealt_fair_and_its_record_passes_bones_verify(played):
     assert shown[-1]["next_commitment"] == commitment(server_seed(key, spec["fair"]["salt"], 2))
     path = tmp / "game.json"
     path.write_text(game.record, encoding="utf-8")
-    done = verify(path)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines()[-1].startswith("verified: ")
+    [(status, out, err)] = verify(path)
+    assert status == 0, err
+    assert out.splitlines()[-1].startswith("verified: ")
     assert len(record["hands"]) >= 1
 
 
@@ -388,11 +396,11 @@ def test_the_check_view_agrees_with_bones_verify_and_both_refuse_a_tampered_reco
     game, _, _, port = played
     good = tmp_path / "bones-table1-game1.json"
     good.write_text(game.record, encoding="utf-8")
-    done = verify(good)
-    assert done.returncode == 0, done.stderr
+    [(status, out, err)] = verify(good)
+    assert status == 0, err
     shown = check_in_page(tab, port, good)
     assert shown["ok"] and shown["command"] == f"bones verify {good.name}"
-    printed = done.stdout.splitlines()
+    printed = out.splitlines()
     hands = len(json.loads(game.record)["hands"])
     assert shown["lines"][:-1] == printed[:1 + hands]
     assert shown["lines"][-1] == printed[-1]
@@ -409,12 +417,14 @@ def test_the_check_view_agrees_with_bones_verify_and_both_refuse_a_tampered_reco
     seed["x-fair"]["commitment"] = commitment(bytes(flipped))
     bare = copy.deepcopy(record)  # one bit of the seed alone: the commitment refuses it
     bare["x-fair"]["server_seed"] = flipped.hex()
-    for name, changed, hand in [("tile", tile, last), ("seed", seed, 1), ("bare", bare, None)]:
+    cases = [("tile", tile, last), ("seed", seed, 1), ("bare", bare, None)]
+    for name, changed, _ in cases:
+        (tmp_path / f"{name}.json").write_text(json.dumps(changed), encoding="utf-8")
+    said_all = verify(*(tmp_path / f"{name}.json" for name, _, _ in cases))
+    for (name, _, hand), (status, out, err) in zip(cases, said_all, strict=True):
         path = tmp_path / f"{name}.json"
-        path.write_text(json.dumps(changed), encoding="utf-8")
-        refused = verify(path)
-        assert refused.returncode == 1, (name, refused.stdout)
-        said = refused.stderr.strip().removeprefix("bones: ")
+        assert status == 1, (name, out)
+        said = err.strip().removeprefix("bones: ")
         shown = check_in_page(tab, port, path)
         assert not shown["ok"], name
         assert shown["lines"][-1] == said, name
