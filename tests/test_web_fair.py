@@ -436,7 +436,14 @@ def test_the_check_view_agrees_with_bones_verify_and_both_refuse_a_tampered_reco
 
 def test_the_check_view_opens_a_finished_game_from_its_link(tab, played):
     game, _, _, port = played
-    open_verify(tab, port, f"#watch={game.made['watch']}&game=1")
+    seed = json.loads(game.record)["x-fair"]["server_seed"]
+    tab.goto("about:blank")
+    tab.goto(f"http://127.0.0.1:{port}/table#watch={game.made['watch']}")
+    tab.wait_for_selector("#fair-seed")  # the table page shows the seed once it is over
+    assert tab.inner_text("#fair-seed") == seed
+    link = tab.get_attribute("#fair-check", "href")
+    assert link == f"/verify#watch={game.made['watch']}&game=1"
+    open_verify(tab, port, link.removeprefix("/verify"))
     tab.wait_for_selector("#result:not([hidden])")
     assert tab.locator("#result").get_attribute("data-ok") == "true"
     assert tab.inner_text("#command") == "bones verify bones-table1-game1.json"
