@@ -41,6 +41,7 @@ from bones.engine.pool import has_pool
 from bones.engine.state import HandState, apply_unchecked, new_hand, reserve_of
 from bones.record.model import Record
 from bones.record.reader import load, parse
+from bones.record.summary import distinct
 from bones.record.writer import move_json, undealt
 from bones.table.wire import layout_json, result_json, rules_json, tiles_json
 
@@ -53,10 +54,11 @@ MAX_RECORD = 2**20
 #: whose quotes and line ends are escaped (two bytes each), so twice the record and a margin.
 MAX_BODY = 2 * MAX_RECORD + 4096
 #: Search nodes one review request may spend, all seats and decisions of its hand together:
-#: 50 times ``REVIEW_NODES``. Each double-six hand of a 4-player game measured needed at
-#: most 42 solves, so it is judged at the full limit per decision, as ``bones replay
-#: --review`` judges it; double-nine hands (34 to 72 solves) at 16,000 to 30,000 nodes.
-REVIEW_BUDGET = 50 * REVIEW_NODES
+#: 80 times ``REVIEW_NODES``, at most about 25 s of one core (the judge solves about
+#: 100,000 nodes a second). Every double-six hand measured (2,733 hands of greedy bots,
+#: every preset, 2 to 4 players) needed at most 77 solves, so it is judged at the full
+#: limit per decision, as ``bones replay --review`` judges it.
+REVIEW_BUDGET = 80 * REVIEW_NODES
 #: The least node limit per decision a big hand is cut down to; below it hardly anything is
 #: judged, so a hand that needs less is left wholly unjudged rather than solved in vain.
 LEAST_NODES = 500
@@ -87,12 +89,14 @@ def digest(text: str) -> str:
 
 
 def table_json(record: Record, game: Game) -> dict[str, Any]:
-    """The rules and who played, as the table page is told a table (``spec.public``)."""
+    """The rules and who played, as the table page is told a table (``spec.public``); the
+    names as ``bones replay`` prints them (a name that two seats share, as records of bot
+    games have, is told apart by its seat)."""
     rules = game.rules
     sides = [list(rules.seats_of(side)) for side in range(rules.sides)]
     return {"rules": rules_json(rules), "players": rules.players,
-            "names": [record.players[s] if s < len(record.players) else f"seat {s}"
-                      for s in range(rules.players)],
+            "names": list(distinct(tuple(record.players[s] if s < len(record.players)
+                                         else f"seat {s}" for s in range(rules.players)))),
             "target": rules.target_points, "sides": sides,
             "partnerships": any(len(seats) > 1 for seats in sides),
             "draw": reserve_of(rules) is not None, "pool": has_pool(rules)}
