@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import json
 import random
+import re
 import shutil
 import socket
 import threading
@@ -339,3 +340,23 @@ def test_the_page_steps_through_an_uploaded_record_with_the_arrow_keys(tmp_path)
             assert not errors
         finally:
             browser.close()
+
+
+def test_a_name_in_a_record_comes_back_as_text_and_the_docs_name_the_routes(tmp_path):
+    doc = json.loads((RECORDS / "spinner_up_down.json").read_text(encoding="utf-8"))
+    doc["players"][0] = "<script>alert(1)</script>"
+    with serve(tmp_path) as client:
+        answer = client.post("/api/replay", json={"record": json.dumps(doc)})
+        assert answer.status_code == 200
+        assert "<script>" not in answer.text and "\\u003cscript\\u003e" in answer.text
+        assert answer.json()["table"]["names"][0] == doc["players"][0]
+        for path in ("/replay", "/static/js/replay.js", "/static/replay.css"):
+            page = client.get(path)
+            assert page.status_code == 200
+            assert "unsafe-inline" not in page.headers["content-security-policy"]
+            assert "innerHTML" not in page.text and "eval(" not in page.text
+            assert not re.search(r"\son[a-z]+=|<script>|style=", page.text), path
+    text = (Path(__file__).resolve().parent.parent / "docs" / "web.md").read_text()
+    for name in ("`GET /replay`", "`POST /api/replay`", "`POST /api/review`", "1 MiB",
+                 "2,400,000", "503"):
+        assert name in text, name
