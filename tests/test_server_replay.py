@@ -301,13 +301,16 @@ CHROMIUM = "/usr/bin/chromium"
 
 
 @pytest.mark.skipif(shutil.which(CHROMIUM) is None, reason="needs Chromium")
-def test_the_page_steps_through_an_uploaded_record_with_the_arrow_keys(tmp_path):
+def test_the_page_steps_through_a_game_with_the_arrow_keys_from_an_upload_or_my_games(
+        tmp_path):
     sync_api = pytest.importorskip("playwright.sync_api")
     text = (RECORDS / "spinner_up_down.json").read_text(encoding="utf-8")
     record = json.loads(text)
     moves = record["hands"][0]["moves"]
     path = tmp_path / "game.json"
     path.write_text(text, encoding="utf-8")
+    with serve(tmp_path) as client:
+        _, token = finished_game(client, random.Random(7))
     with live_server(tmp_path) as url, sync_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True,
                                     args=["--no-sandbox", "--disable-background-networking"])
@@ -337,6 +340,17 @@ def test_the_page_steps_through_an_uploaded_record_with_the_arrow_keys(tmp_path)
                 "#seats .held svg", "nodes => nodes.map(n => n.getAttribute('aria-label'))")
             assert sorted(shown) == sorted(t for hand in record["hands"][0]["deal"] for t in hand)
             assert page.evaluate("document.documentElement.scrollWidth") <= 375
+            # a game of this browser's, from "My games": its seat's token is found by key
+            page.goto(f"{url}/games")
+            page.evaluate("token => localStorage.setItem('bones-seats', JSON.stringify("
+                          "[{token, key: 'k1', seat: 0, name: 'Ana'}]))", token)
+            page.reload()
+            page.click("a[href^='/replay#at=']")
+            page.wait_for_selector("#viewer:not([hidden])", timeout=20000)
+            assert page.text_content("#seats li span") == "Ana"
+            page.keyboard.press("ArrowRight")
+            assert "Hand 1, move 1 of " in page.text_content("#live")
+            page.wait_for_selector("#review h4", timeout=60000)  # the review, filled in
             assert not errors
         finally:
             browser.close()

@@ -91,12 +91,12 @@ def digest(text: str) -> str:
 def table_json(record: Record, game: Game) -> dict[str, Any]:
     """The rules and who played, as the table page is told a table (``spec.public``); the
     names as ``bones replay`` prints them (a name that two seats share, as records of bot
-    games have, is told apart by its seat)."""
+    games have, is told apart by its seat). The record names one player per seat: the
+    checker reads its rules for that many."""
     rules = game.rules
     sides = [list(rules.seats_of(side)) for side in range(rules.sides)]
-    return {"rules": rules_json(rules), "players": rules.players,
-            "names": list(distinct(tuple(record.players[s] if s < len(record.players)
-                                         else f"seat {s}" for s in range(rules.players)))),
+    return {"rules": rules_json(rules), "players": len(record.players),
+            "names": list(distinct(record.players)),
             "target": rules.target_points, "sides": sides,
             "partnerships": any(len(seats) > 1 for seats in sides),
             "draw": reserve_of(rules) is not None, "pool": has_pool(rules)}
@@ -174,7 +174,7 @@ def review_json(game: Game, number: int, budget: int = REVIEW_BUDGET) -> dict[st
     if not 1 <= number <= len(game.hands):
         raise BonesError(f"hand: the record has hands 1 to {len(game.hands)}, not {number}")
     hand = game.hands[number - 1]
-    seats = range(game.rules.players)
+    seats = range(len(hand.deal))  # one hand dealt per seat
     if hand.end is None:
         return {"hand": number, "reviewed": False, "legend": COST_LEGEND,
                 "why": f"hand {number} was not finished: only a finished hand is reviewed",
