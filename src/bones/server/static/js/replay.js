@@ -247,10 +247,17 @@ async function reviewAll(load) {
       if (next === undefined) return;
     }
     let found;
-    try {
-      found = await post("/api/review", { ...state.source, hand: next + 1 });
-    } catch (error) {
-      found = { error: error.message };
+    for (let tries = 1; ; tries++) {
+      try {
+        found = await post("/api/review", { ...state.source, hand: next + 1 });
+        break;
+      } catch (error) {
+        found = { error: error.message };
+        // the server was busy (503) or this address asked too often (429): wait, ask again
+        if (tries >= 5 || !/busy|too many requests/.test(error.message)) break;
+        await new Promise((resolve) => setTimeout(resolve, 2000 * tries));
+        if (load !== state.load) return;
+      }
     }
     if (load !== state.load) return;
     state.reviews.set(next, found);
