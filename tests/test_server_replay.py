@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import anyio
 import pytest
 from sqlalchemy import func, select
 
@@ -32,7 +33,16 @@ from bones.record.reader import load, parse, read_file
 from bones.record.writer import undealt
 from bones.server import store
 from bones.server.app import create_app
-from bones.server.replay import MAX_BODY, MAX_RECORD, node_limit, review_json, solves
+from bones.server.replay import (
+    MAX_BODY,
+    MAX_RECORD,
+    WAITING,
+    Busy,
+    Viewer,
+    node_limit,
+    review_json,
+    solves,
+)
 from bones.table.wire import layout_json
 from test_server import connect, join, make_table, play_out, serve, settings
 
@@ -374,3 +384,26 @@ def test_a_name_in_a_record_comes_back_as_text_and_the_docs_name_the_routes(tmp_
     for name in ("`GET /replay`", "`POST /api/replay`", "`POST /api/review`", "1 MiB",
                  "2,400,000", "503"):
         assert name in text, name
+
+
+def test_a_viewer_thread_refuses_a_request_past_its_queue_instead_of_holding_it():
+    """With one review solving and ``WAITING`` more waiting for the thread, the next is
+    refused at once (``Busy``: the route's 503), while replays, on their own thread, go on."""
+
+    async def scenario() -> None:
+        viewer = Viewer()
+        release = threading.Event()
+        async with anyio.create_task_group() as group:
+            for _ in range(WAITING + 1):
+                group.start_soon(viewer.run, viewer.reviewing, release.wait)
+            with anyio.fail_after(30):
+                while viewer.reviewing.statistics().tasks_waiting < WAITING:
+                    await anyio.sleep(0.01)
+            try:
+                with pytest.raises(Busy):
+                    await viewer.run(viewer.reviewing, release.wait)
+                assert await viewer.run(viewer.reading, len, "free") == 4
+            finally:
+                release.set()
+
+    anyio.run(scenario)
