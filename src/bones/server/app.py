@@ -8,6 +8,7 @@ carries a Content-Security-Policy that allows no inline script.
 
 from __future__ import annotations
 
+import gzip
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -28,6 +29,7 @@ from bones.engine.errors import BonesError
 from bones.server import fairplay, migrate, tokens
 from bones.server.frames import Bucket, FrameError, dumps, read_json
 from bones.server.hub import Hub
+from bones.server.replay import MAX_BODY, MAX_RECORD, Busy, Viewer, replay_text
 from bones.server.settings import Settings
 from bones.server.sockets import endpoint
 from bones.server.spec import MAX_NAME, MAX_PLAYERS, THINK, TIMER, read_name, read_spec
@@ -93,10 +95,12 @@ def hub_of(request: Request) -> Hub:
     return hub
 
 
-async def body(request: Request) -> dict[str, Any]:
-    """The request's JSON object, within the size and depth limits."""
+async def body(request: Request, most_bytes: int | None = None) -> dict[str, Any]:
+    """The request's JSON object, within the size and depth limits (``most_bytes``: a
+    route's own size limit, for the replay routes that carry a record)."""
     hub = hub_of(request)
     settings = hub.settings
+    limit = settings.body_bytes if most_bytes is None else most_bytes
     address = request.client.host if request.client is not None else "?"
     buckets: dict[str, Bucket] = request.app.state.buckets
     bucket = buckets.get(address)
@@ -109,10 +113,10 @@ async def body(request: Request) -> dict[str, Any]:
     data = bytearray()
     async for chunk in request.stream():
         data += chunk
-        if len(data) > settings.body_bytes:
-            raise ApiError(413, f"a request may hold at most {settings.body_bytes} bytes")
+        if len(data) > limit:
+            raise ApiError(413, f"a request may hold at most {limit} bytes")
     try:
-        doc = read_json(data.decode("utf-8"), settings.body_bytes, 6)
+        doc = read_json(data.decode("utf-8"), limit, 6)
     except UnicodeDecodeError:
         raise ApiError(400, "a request is UTF-8 JSON") from None
     except FrameError as exc:
@@ -278,6 +282,79 @@ async def record(request: Request) -> Response:
         "cache-control": "no-store"})
 
 
+async def _record_text(request: Request, doc: dict[str, Any]) -> str:
+    """The record a replay request names: an uploaded one (``record``, the file's text), or
+    a stored game's (a seat ``token`` or ``watch``, and ``game``), which exists only once
+    the game is over (a game in play would show every hand)."""
+    if "record" in doc:
+        given = doc["record"]
+        if not isinstance(given, str):
+            raise ApiError(400, "record: the record file's text, as a string")
+        if any(k in doc for k in ("token", "watch", "game")):
+            raise ApiError(400, "name either a record or a stored game, not both")
+        size = len(given.encode("utf-8", "surrogatepass"))
+        if size > MAX_RECORD:
+            raise ApiError(413, f"a record to replay may hold at most {MAX_RECORD:,} bytes "
+                           f"(1 MiB), not {size:,}")
+        return given
+    hub = hub_of(request)
+    table_id, _ = await _table_by(hub, doc, "token", "watch")
+    number = doc.get("game")
+    if not isinstance(number, int) or isinstance(number, bool):
+        raise ApiError(400, "game: the game's number at the table, from 1")
+    text = await hub.db(hub.store.record, table_id, number)
+    if text is None:
+        raise ApiError(404, f"game {number} has no record yet: a game is replayed once it "
+                       "is over")
+    return text
+
+
+def _viewer(request: Request) -> Viewer:
+    viewer: Viewer = request.app.state.viewer
+    return viewer
+
+
+def _replay_answer(text: str, gzipped: bool) -> tuple[bytes, bool]:
+    """The replay as JSON bytes, and whether they are compressed: they are where the client
+    takes it and it is worth it (the boards after every move repeat themselves)."""
+    data = dumps(replay_text(text)).encode("ascii")
+    if gzipped and len(data) > 32768:
+        return gzip.compress(data, 6), True
+    return data, False
+
+
+async def replay(request: Request) -> Response:
+    """``POST /api/replay`` with an uploaded ``record`` (its text) or a stored game (a seat
+    ``token`` or ``watch``, and ``game``): every hand move by move, all seats' tiles open,
+    the record checked first as ``bones replay`` checks it."""
+    doc = await body(request, MAX_BODY)
+    text = await _record_text(request, doc)
+    gzipped = "gzip" in request.headers.get("accept-encoding", "")
+    try:
+        viewer = _viewer(request)
+        data, compressed = await viewer.run(viewer.reading, _replay_answer, text, gzipped)
+    except Busy as exc:
+        raise ApiError(503, str(exc)) from None
+    headers = {"cache-control": "no-store", "vary": "accept-encoding"}
+    if compressed:
+        headers["content-encoding"] = "gzip"
+    return Response(data, media_type="application/json", headers=headers)
+
+
+async def review(request: Request) -> Response:
+    """``POST /api/review`` with the record as ``/api/replay`` takes it, and ``hand`` (from
+    1): that hand's costly plays, every seat, worst first (``bones.server.replay``)."""
+    doc = await body(request, MAX_BODY)
+    number = doc.get("hand")
+    if not isinstance(number, int) or isinstance(number, bool) or number < 1:
+        raise ApiError(400, "hand: the hand's number in the game, from 1")
+    text = await _record_text(request, {k: v for k, v in doc.items() if k != "hand"})
+    try:
+        return json_response(await _viewer(request).review(text, number))
+    except Busy as exc:
+        raise ApiError(503, str(exc)) from None
+
+
 # -- the application ---------------------------------------------------------------------------
 
 
@@ -293,6 +370,7 @@ def create_app(settings: Settings) -> Starlette:
         hub = Hub(store, settings)
         app.state.hub = hub
         app.state.buckets = {}
+        app.state.viewer = Viewer()
         try:
             yield
         finally:
@@ -304,12 +382,15 @@ def create_app(settings: Settings) -> Starlette:
         Route("/table", page("table.html")),
         Route("/games", page("games.html")),
         Route("/verify", page("verify.html")),
+        Route("/replay", page("replay.html")),
         Route("/api/rules", api(rules)),
         Route("/api/tables", api(create), methods=["POST"]),
         Route("/api/table", api(table), methods=["POST"]),
         Route("/api/join", api(join), methods=["POST"]),
         Route("/api/games", api(games), methods=["POST"]),
         Route("/api/record", api(record), methods=["POST"]),
+        Route("/api/replay", api(replay), methods=["POST"]),
+        Route("/api/review", api(review), methods=["POST"]),
         WebSocketRoute("/ws", endpoint),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]

@@ -45,12 +45,16 @@ async function start() {
         } catch (error) { problem(error.message); }
       },
     }) : el("span", { text: "when it is over" });
+    // the replay page finds the seat's token by its key, as the table page does
+    const replay = game.result ? el("a", {
+      href: `/replay#at=${encodeURIComponent(seat.key || "")}&game=${game.game}`, text: "Replay",
+    }) : null;
     body.append(el("tr", {},
       el("td", {}, open),
       el("td", { text: String(game.game) }),
       el("td", { text: (game.names || []).map((n) => n ?? "(open)").join(", ") }),
       el("td", { text: result(game) }),
-      el("td", {}, button)));
+      el("td", {}, button, replay ? " " : null, replay)));
   }
 }
 
