@@ -414,7 +414,9 @@ function dragMove(event) {
     state.dragging = drag.tile;
     drawBoard();
   }
-  drag.ghost.style.transform = `translate(${event.clientX - 28}px, ${event.clientY - 14}px)`;
+  // under a mouse the tile follows the pointer; above a finger, so the finger hides no end
+  const lift = event.pointerType === "touch" ? 56 : 14;
+  drag.ghost.style.transform = `translate(${event.clientX - 28}px, ${event.clientY - lift}px)`;
   const over = dropAt(event.clientX, event.clientY);
   for (const zone of byId("board").querySelectorAll("rect.zone")) {
     zone.classList.toggle("over", Boolean(over) && zone.dataset.arm === over.end);
@@ -427,9 +429,9 @@ function dragEnd(event) {
   state.drag = null;
   if (!drag.ghost) return; // a click
   drag.ghost.remove();
+  const move = event.type === "pointerup" ? dropAt(event.clientX, event.clientY) : null;
   state.dragging = null;
   state.dragEnded = performance.now();
-  const move = event.type === "pointerup" ? dropAt(event.clientX, event.clientY) : null;
   if (move) play(move, { x: event.clientX, y: event.clientY });
   else drawBoard();
 }
