@@ -218,7 +218,7 @@ function drawSeats() {
     if (seat.rematch && state.status.phase === "over") badges.push("wants a rematch");
     if (state.table.partnerships) badges.push(`side ${seat.side + 1}`);
     const lines = [];
-    if (view) lines.push(`${view.held[s]} tiles`);
+    if (view) lines.push(`${view.held[s]} ${view.held[s] === 1 ? "tile" : "tiles"}`);
     if (view && pool) lines.push(`chips ${state.status.carried[s] + view.chips[s]}`);
     const toMove = view && state.status.phase === "playing" && view.to_move === s;
     list.append(el("li", { class: `${toMove ? "to-move" : ""} ${s === mySeat() ? "you" : ""}` },
