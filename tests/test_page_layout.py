@@ -6,7 +6,8 @@ halves that touch show the same number all the way to each open end.
 The module is pure geometry, so the test loads it into a blank page (served from the
 package's static folder by Playwright's router, no server) and asks it where each tile lies.
 Chromium is required in CI (``CI`` set); elsewhere the test is skipped, saying why, when
-Playwright or Chromium is missing.
+Playwright or a Chromium (the machine's, ``BONES_CHROMIUM``, or Playwright's own) is
+missing.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import os
 import random
 import shutil
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import pytest
 
@@ -38,6 +39,8 @@ EPS = 0.01
 
 
 def chromium() -> str | None:
+    """A Chromium on this machine, or ``None``: Playwright's own then (``playwright install
+    chromium``)."""
     for path in (os.environ.get("BONES_CHROMIUM"), shutil.which("chromium"), "/usr/bin/chromium",
                  shutil.which("chromium-browser"), shutil.which("google-chrome")):
         if path and Path(path).exists():
@@ -45,26 +48,21 @@ def chromium() -> str | None:
     return None
 
 
-def browser_or_skip() -> tuple[Any, str]:
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        if os.environ.get("CI"):
-            raise
-        pytest.skip("needs Playwright for Python (pip install playwright) to run the page's "
-                    "modules in Chromium")
-    path = chromium()
-    if path is None:
-        if os.environ.get("CI"):
-            pytest.fail("CI needs Chromium for the page's tests (set BONES_CHROMIUM)")
-        pytest.skip("needs Chromium (set BONES_CHROMIUM) to run the page's modules")
-    return sync_playwright, path
+def skip_or_fail(why: str) -> NoReturn:
+    """Where there is no browser the test says so and is skipped; in CI (``CI`` set) it
+    fails, since the page must be tested there."""
+    if os.environ.get("CI"):
+        pytest.fail(f"CI needs {why}")
+    pytest.skip(f"needs {why}")
 
 
 def run_in_chromium(script: str, arg: Any) -> Any:
     """``script`` (an async arrow function of ``arg``) run in a blank page that can import
     ``/static/js/...``."""
-    sync_playwright, path = browser_or_skip()
+    try:
+        from playwright.sync_api import Error, sync_playwright
+    except ImportError:
+        skip_or_fail("Playwright for Python (the dev extra) to run the page's modules")
 
     def serve(route: Any) -> None:
         name = route.request.url.removeprefix(ORIGIN)
@@ -77,9 +75,15 @@ def run_in_chromium(script: str, arg: Any) -> Any:
             return
         route.fulfill(status=200, content_type="text/javascript", body=file.read_text())
 
+    path = chromium()
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=path, headless=True,
-                                    args=["--no-sandbox", "--disable-background-networking"])
+        try:
+            browser = p.chromium.launch(
+                **({"executable_path": path} if path else {}), headless=True,
+                args=["--no-sandbox", "--disable-background-networking"])
+        except Error as error:
+            skip_or_fail(f"Chromium (set BONES_CHROMIUM, or playwright install chromium): "
+                         f"{str(error).splitlines()[0]}")
         try:
             page = browser.new_page()
             page.route(f"{ORIGIN}/**", serve)

@@ -535,6 +535,7 @@ function keys(event) {
   if (event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement) return;
   if (event.ctrlKey || event.metaKey || event.altKey) return;
   const key = event.key;
+  if (key === "Escape" && state.drag) { dragEnd({ type: "pointercancel", pointerId: state.drag.id }); return; }
   if (key === "Escape" && state.chosen) { state.chosen = null; draw(); return; }
   if (key === "h" && !byId("hint").hidden) { send({ type: "hint" }); return; }
   if (key === "u" && !byId("undo").hidden) { send({ type: "undo" }); return; }
