@@ -502,7 +502,8 @@ def test_a_name_is_text_everywhere_never_markup(tmp_path):
         texts = []
         for path in ("/", "/table", "/games", "/static/js/table.js", "/static/js/dom.js",
                      "/static/js/lobby.js", "/static/js/games.js", "/static/js/api.js",
-                     "/static/js/tiles.js", "/static/bones.css"):
+                     "/static/js/tiles.js", "/static/js/snake.js", "/static/js/board.js",
+                     "/static/bones.css"):
             page = client.get(path)
             assert page.status_code == 200
             assert "script-src 'self'" in page.headers["content-security-policy"]

@@ -6,7 +6,8 @@
 
 import { findSeat, hashParams, post } from "./api.js";
 import { byId, clear, el, problem, say } from "./dom.js";
-import { armChain, chain, lineImage, tileImage } from "./tiles.js";
+import { lineImage, lineWords } from "./board.js";
+import { tileImage } from "./tiles.js";
 
 const MAX_RECORD = 1 << 20; // the server's limit (bones.server.replay.MAX_RECORD)
 
@@ -118,14 +119,8 @@ function drawBoard(now) {
     return;
   }
   const width = Math.max(200, Math.min(board.clientWidth || 900, 1100) - 20);
-  board.append(lineImage(chain(layout), width, "the line of play"));
-  for (const arm of ["up", "down"]) {
-    const tiles = armChain(layout, arm);
-    if (tiles.length) {
-      board.append(el("p", { class: "note", text: `${arm} arm (from the spinner ${layout.spinner.tile})` }));
-      board.append(lineImage(tiles, width, `the ${arm} arm`));
-    }
-  }
+  board.append(lineImage(layout, width).image);
+  board.append(el("p", { class: "visually-hidden", text: lineWords(layout) }));
   const ends = Object.entries(layout.arms).map(([arm, a]) => `${arm} ${a.open}`).join(", ");
   board.append(el("p", { class: "note", text: `Open ends: ${ends}` }));
 }

@@ -3,16 +3,22 @@
 // `legal` list, and every move is the server's to accept or refuse.
 
 import { downloadRecord, findSeat, hashParams, keepSeat, localKey, messageId, post } from "./api.js";
-import { byId, clear, el, problem, say } from "./dom.js";
+import { byId, clear, el, problem, say, svg } from "./dom.js";
 import { drawFair, showJoinFair } from "./fairtable.js";
-import { armChain, chain, lineImage, tileImage } from "./tiles.js";
+import { lineImage, lineWords } from "./board.js";
+import { tileImage } from "./tiles.js";
 
 const state = {
   token: null, watch: null, invite: null, key: null,
   socket: null, seq: 0, fatal: false, retry: 1000,
   you: null, table: null, status: null, view: null, ended: null, over: null, games: [],
   chosen: null, advice: null, deadline: null,
+  drag: null, dragging: null, dragEnded: 0, arrivals: new Map(), flyFrom: null,
 };
+
+// a move's tile slides into place this long (none where the reader asks for less motion)
+const ARRIVE_MS = 220;
+const calm = window.matchMedia("(prefers-reduced-motion: reduce)");
 
 // -- names and words ------------------------------------------------------------------------
 
@@ -112,6 +118,7 @@ function happened(event) {
     say(`Hand ${event.hand}: ${nameOf(event.leader)} leads.`);
   } else if (event.type === "moved") {
     state.chosen = null;
+    if (event.move.play) arrive(event.move);
     say(describe(event.move) + (myTurn() ? " Your turn." : ""));
   } else if (event.type === "hand_ended") {
     state.ended = event;
@@ -213,7 +220,7 @@ function drawSeats() {
     if (seat.rematch && state.status.phase === "over") badges.push("wants a rematch");
     if (state.table.partnerships) badges.push(`side ${seat.side + 1}`);
     const lines = [];
-    if (view) lines.push(`${view.held[s]} tiles`);
+    if (view) lines.push(`${view.held[s]} ${view.held[s] === 1 ? "tile" : "tiles"}`);
     if (view && pool) lines.push(`chips ${state.status.carried[s] + view.chips[s]}`);
     const toMove = view && state.status.phase === "playing" && view.to_move === s;
     list.append(el("li", { class: `${toMove ? "to-move" : ""} ${s === mySeat() ? "you" : ""}` },
@@ -223,27 +230,42 @@ function drawSeats() {
   }
 }
 
+// The board's width for the snake: the board's own, less its padding.
+function boardWidth(board) {
+  const style = getComputedStyle(board);
+  const inner = board.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  return Math.max(260, Math.floor(inner || 900));
+}
+
+// the tile whose open ends the board offers: the one being dragged, else the chosen one
+function offeredMoves() {
+  const tile = state.dragging || state.chosen;
+  return tile && myTurn() ? legalFor(tile).filter((m) => m.end) : [];
+}
+
 function drawBoard() {
   const board = clear(byId("board"));
   const view = state.view;
   byId("yard").textContent = "";
   if (!view) return;
-  const width = Math.max(280, Math.min(board.clientWidth || 900, 1100) - 20);
-  const marks = new Set(state.chosen ? (view.legal || []).filter((m) => m.play === state.chosen && m.end).map((m) => m.end) : []);
   const layout = view.layout;
   if (!layout.first) {
     board.append(el("p", { class: "note", text: "No tile on the table yet." }));
   } else {
-    board.append(lineImage(chain(layout), width, "the line of play", marks));
-    for (const arm of ["up", "down"]) {
-      const tiles = armChain(layout, arm);
-      if (tiles.length) {
-        board.append(el("p", { class: "note", text: `${arm} arm (from the spinner ${layout.spinner.tile})` }));
-        board.append(lineImage(tiles, width, `the ${arm} arm`, marks));
-      }
+    const width = boardWidth(board);
+    const { image, laid, groups } = lineImage(layout, width);
+    for (const move of offeredMoves()) {
+      const zone = laid.ends[move.end];
+      if (!zone) continue;
+      // pointer targets only: the arm buttons under the hand say the same to everyone
+      image.append(svg("rect", { class: "zone", x: zone.x, y: zone.y, width: zone.w, height: zone.h,
+        rx: 4, "data-arm": move.end, "aria-hidden": "true", onclick: () => play(move) }));
     }
+    board.append(image);
+    board.append(el("p", { class: "visually-hidden", text: lineWords(layout) }));
     const ends = Object.entries(layout.arms).map(([arm, a]) => `${arm} ${a.open}`).join(", ");
     board.append(el("p", { class: "note", text: `Open ends: ${ends}` }));
+    animate(image, groups, laid.unit);
   }
   const bits = [];
   if (state.table.draw) bits.push(`Boneyard: ${view.boneyard_left} tiles`);
@@ -251,16 +273,67 @@ function drawBoard() {
   byId("yard").textContent = bits.join(" · ");
 }
 
+// -- a move's tile arriving -----------------------------------------------------------------
+
+// Note a played tile, to slide it into place when the board is next drawn: from the hand
+// when it was this seat's (from where it was dropped, or its button), else a short way in
+// from further out along its arm.
+function arrive(move) {
+  const from = state.flyFrom && state.flyFrom.tile === move.play ? state.flyFrom : null;
+  state.flyFrom = null;
+  const [a, b] = move.play.split("-").map(Number);
+  const tile = a >= b ? `${a}-${b}` : `${b}-${a}`;
+  state.arrivals.set(tile, { at: performance.now(), from });
+}
+
+function animate(image, groups, unit) {
+  const now = performance.now();
+  for (const [tile, arrival] of state.arrivals) {
+    const elapsed = now - arrival.at;
+    const found = groups.get(tile);
+    if (elapsed >= ARRIVE_MS || !found) { state.arrivals.delete(tile); continue; }
+    if (calm.matches || typeof found.g.animate !== "function") continue;
+    const { g, t } = found;
+    let dx = 0;
+    let dy = 0;
+    if (arrival.from) {
+      const box = image.getBoundingClientRect();
+      dx = arrival.from.x - (box.left + t.x + t.w / 2);
+      dy = arrival.from.y - (box.top + t.y + t.h / 2);
+    } else {
+      const way = { W: [-1, 0], E: [1, 0], N: [0, -1], S: [0, 1], middle: [0, -1] }[t.run] || [0, 0];
+      dx = way[0] * unit * 0.8;
+      dy = way[1] * unit * 0.8;
+    }
+    // an animation cut short by a redraw goes on from where it was (a negative delay)
+    g.animate([{ transform: `translate(${dx}px, ${dy}px)`, opacity: arrival.from ? 0.6 : 0 },
+      { transform: "translate(0, 0)", opacity: 1 }],
+    { duration: ARRIVE_MS, delay: -elapsed, easing: "ease-out", fill: "backwards" });
+  }
+}
+
 function legalFor(tile) {
   return ((state.view && state.view.legal) || []).filter((m) => m.play === tile);
+}
+
+// Send a play; `from` (a point on the screen) is where its tile was, to slide it from there.
+function play(move, from = null) {
+  if (!from) {
+    const button = byId("hand").querySelector(`button[data-tile="${move.play}"]`);
+    const box = button && button.getBoundingClientRect();
+    if (box && box.width) from = { x: box.left + box.width / 2, y: box.top + box.height / 2 };
+  }
+  state.flyFrom = from ? { tile: move.play, ...from } : null;
+  send({ type: "move", move });
+  state.chosen = null;
 }
 
 function choose(tile) {
   const options = legalFor(tile);
   if (!options.length || !myTurn()) return;
+  if (performance.now() - state.dragEnded < 400) return; // the click that ends a drag
   if (options.length === 1) {
-    send({ type: "move", move: options[0] });
-    state.chosen = null;
+    play(options[0]);
     return;
   }
   state.chosen = tile;
@@ -284,8 +357,9 @@ function drawHand() {
     const label = `${tile}${can ? ", playable" : ""}${hinted === tile ? ", the hint" : ""}`;
     hand.append(el("button", {
       type: "button", class: `tile ${can ? "playable" : ""} ${state.chosen === tile ? "chosen" : ""}`,
-      "aria-label": label, "data-index": index, disabled: !can,
+      "aria-label": label, "data-index": index, "data-tile": tile, disabled: !can,
       onclick: () => choose(tile),
+      onpointerdown: (event) => dragStart(event, tile),
     }, tileImage(tile, label)));
   });
   const arms = clear(byId("arms"));
@@ -295,12 +369,75 @@ function drawHand() {
     for (const option of legalFor(state.chosen)) {
       const shows = view.layout.arms[option.end] ? view.layout.arms[option.end].open : "?";
       arms.append(el("button", { type: "button", text: `${option.end} (shows ${shows})`,
-        onclick: () => { send({ type: "move", move: option }); state.chosen = null; } }), " ");
+        onclick: () => play(option) }), " ");
     }
     arms.append(el("button", { type: "button", text: "cancel (Esc)", onclick: () => { state.chosen = null; draw(); } }));
   }
   const advice = byId("advice");
   advice.textContent = state.advice && myTurn() ? `Hint: ${describe(state.advice.move)} ${state.advice.why}` : "";
+}
+
+// -- dragging a tile to an open end ----------------------------------------------------------
+
+// A playable tile may be dragged (mouse, pen or finger: pointer events) onto the board: the
+// open ends it fits light up, and dropping it on one (or on the board, nearest one) plays it
+// there. A press that does not move is a click, as before.
+function dragStart(event, tile) {
+  if (!myTurn() || !legalFor(tile).length || (event.pointerType === "mouse" && event.button !== 0)) return;
+  state.drag = { tile, id: event.pointerId, x0: event.clientX, y0: event.clientY, ghost: null };
+  event.currentTarget.setPointerCapture(event.pointerId);
+}
+
+function dragMove(event) {
+  const drag = state.drag;
+  if (!drag || event.pointerId !== drag.id) return;
+  if (!drag.ghost) {
+    if (Math.hypot(event.clientX - drag.x0, event.clientY - drag.y0) < 8) return;
+    drag.ghost = el("div", { class: "ghost", "aria-hidden": "true" }, tileImage(drag.tile));
+    document.body.append(drag.ghost);
+    state.dragging = drag.tile;
+    drawBoard();
+  }
+  // under a mouse the tile follows the pointer; above a finger, so the finger hides no end
+  const lift = event.pointerType === "touch" ? 56 : 14;
+  drag.ghost.style.transform = `translate(${event.clientX - 28}px, ${event.clientY - lift}px)`;
+  const over = dropAt(event.clientX, event.clientY);
+  for (const zone of byId("board").querySelectorAll("rect.zone")) {
+    zone.classList.toggle("over", Boolean(over) && zone.dataset.arm === over.end);
+  }
+}
+
+function dragEnd(event) {
+  const drag = state.drag;
+  if (!drag || event.pointerId !== drag.id) return;
+  state.drag = null;
+  if (!drag.ghost) return; // a click
+  drag.ghost.remove();
+  const move = event.type === "pointerup" ? dropAt(event.clientX, event.clientY) : null;
+  state.dragging = null;
+  state.dragEnded = performance.now();
+  if (move) play(move, { x: event.clientX, y: event.clientY });
+  else drawBoard();
+}
+
+// The play a drop at (x, y) makes: on an open end's zone (a little beyond it for a finger),
+// or anywhere on the board the nearest zone; off the board none.
+function dropAt(x, y) {
+  const moves = legalFor(state.dragging || "");
+  const board = byId("board").getBoundingClientRect();
+  const onBoard = x >= board.left && x <= board.right && y >= board.top && y <= board.bottom;
+  if (!moves.length) return null;
+  if (!moves[0].end) return onBoard ? moves[0] : null; // the lead
+  let best = null;
+  for (const zone of byId("board").querySelectorAll("rect.zone")) {
+    const box = zone.getBoundingClientRect();
+    const cx = box.left + box.width / 2;
+    const cy = box.top + box.height / 2;
+    const far = Math.max(0, Math.abs(x - cx) - box.width / 2) + Math.max(0, Math.abs(y - cy) - box.height / 2);
+    const move = moves.find((m) => m.end === zone.dataset.arm);
+    if (move && (!best || far < best.far)) best = { far, move };
+  }
+  return best && (best.far <= 16 || onBoard) ? best.move : null;
 }
 
 function drawControls() {
@@ -382,6 +519,7 @@ function keys(event) {
   if (event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement) return;
   if (event.ctrlKey || event.metaKey || event.altKey) return;
   const key = event.key;
+  if (key === "Escape" && state.drag) { dragEnd({ type: "pointercancel", pointerId: state.drag.id }); return; }
   if (key === "Escape" && state.chosen) { state.chosen = null; draw(); return; }
   if (key === "h" && !byId("hint").hidden) { send({ type: "hint" }); return; }
   if (key === "u" && !byId("undo").hidden) { send({ type: "undo" }); return; }
@@ -407,6 +545,15 @@ function buttons() {
   byId("next").addEventListener("click", () => send({ type: "next" }));
   byId("rematch").addEventListener("click", () => send({ type: "rematch" }));
   document.addEventListener("keydown", keys);
+  document.addEventListener("pointermove", dragMove);
+  document.addEventListener("pointerup", dragEnd);
+  document.addEventListener("pointercancel", dragEnd);
+  let pending = false;
+  window.addEventListener("resize", () => { // the snake is laid for the board's width
+    if (pending) return;
+    pending = true;
+    requestAnimationFrame(() => { pending = false; drawBoard(); });
+  });
   setInterval(tick, 250);
 }
 

@@ -1,9 +1,9 @@
-// Tiles drawn as SVG with pips, and the line of play laid out in rows that turn at the
-// edges of the board (each row runs the other way from the one before).
+// Tiles drawn as SVG with pips (numbers past nine as digits). Where each tile of the line of
+// play lies is snake.js's to say; `chain` and `armChain` read the layout as plain lists.
 
 import { svg } from "./dom.js";
 
-const UNIT = 26; // one half of a tile, in pixels
+const UNIT = 26; // one half of a hand's tile, in pixels
 
 // where the pips of each number lie in a half, on a 3 x 3 grid (0 .. 2)
 const PIPS = {
@@ -24,32 +24,34 @@ export function parseTile(text) {
   return [a, b];
 }
 
-function half(group, x, y, number) {
+function half(group, x, y, number, unit) {
   const spots = PIPS[number];
   if (!spots) { // past nine: the number itself
-    group.append(svg("text", { class: "number", x: x + UNIT / 2, y: y + UNIT / 2,
-      text: String(number) }));
+    group.append(svg("text", { class: "number", x: x + unit / 2, y: y + unit / 2,
+      "font-size": Math.round(unit * 0.5), text: String(number) }));
     return;
   }
   for (const [i, j] of spots) {
-    group.append(svg("circle", { class: "pip", r: UNIT * 0.09,
-      cx: x + UNIT * (0.22 + 0.28 * i), cy: y + UNIT * (0.22 + 0.28 * j) }));
+    group.append(svg("circle", { class: "pip", r: Math.max(1.2, unit * 0.09),
+      cx: x + unit * (0.22 + 0.28 * i), cy: y + unit * (0.22 + 0.28 * j) }));
   }
 }
 
-// One tile at (x, y): halves a then b, left to right, or top to bottom when upright.
-export function drawTile(group, x, y, a, b, upright) {
-  const w = upright ? UNIT : 2 * UNIT;
-  const h = upright ? 2 * UNIT : UNIT;
-  group.append(svg("rect", { class: "face", x, y, width: w, height: h, rx: 4 }));
+// One tile at (x, y): halves a then b, left to right, or top to bottom when upright; `unit`
+// is the side of one half.
+export function drawTile(group, x, y, a, b, upright, unit = UNIT) {
+  const w = upright ? unit : 2 * unit;
+  const h = upright ? 2 * unit : unit;
+  const inset = Math.max(2, unit * 0.12);
+  group.append(svg("rect", { class: "face", x, y, width: w, height: h, rx: Math.max(2, unit * 0.15) }));
   if (upright) {
-    group.append(svg("line", { class: "bar", x1: x + 3, x2: x + w - 3, y1: y + UNIT, y2: y + UNIT }));
-    half(group, x, y, a);
-    half(group, x, y + UNIT, b);
+    group.append(svg("line", { class: "bar", x1: x + inset, x2: x + w - inset, y1: y + unit, y2: y + unit }));
+    half(group, x, y, a, unit);
+    half(group, x, y + unit, b, unit);
   } else {
-    group.append(svg("line", { class: "bar", x1: x + UNIT, x2: x + UNIT, y1: y + 3, y2: y + h - 3 }));
-    half(group, x, y, a);
-    half(group, x + UNIT, y, b);
+    group.append(svg("line", { class: "bar", x1: x + unit, x2: x + unit, y1: y + inset, y2: y + h - inset }));
+    half(group, x, y, a, unit);
+    half(group, x + unit, y, b, unit);
   }
 }
 
@@ -80,48 +82,6 @@ export function chain(layout) {
     out.push({ a: touching, b: open, end: i === right.length - 1 ? "right" : null });
   });
   return out;
-}
-
-// Lay a chain out in rows of at most `width` pixels, turning at each edge: a row that runs
-// right to left shows each tile's halves swapped, so touching halves still meet.
-export function lineImage(tiles, width, label, marks = new Set()) {
-  const rows = [];
-  let row = [];
-  let used = 0;
-  for (const tile of tiles) {
-    const w = (tile.a === tile.b ? 1 : 2) * UNIT + 4;
-    if (used + w > width && row.length) {
-      rows.push(row);
-      row = [];
-      used = 0;
-    }
-    row.push({ ...tile, w });
-    used += w;
-  }
-  if (row.length) rows.push(row);
-  const rowHeight = 2 * UNIT + 10;
-  const height = Math.max(1, rows.length) * rowHeight;
-  const image = svg("svg", { width, height, viewBox: `0 0 ${width} ${height}`, role: "img",
-    "aria-label": label });
-  rows.forEach((tilesOfRow, r) => {
-    const leftward = r % 2 === 1;
-    let x = leftward ? width : 0;
-    const y = r * rowHeight;
-    for (const tile of tilesOfRow) {
-      const double = tile.a === tile.b;
-      if (leftward) x -= tile.w;
-      const tx = x + 2;
-      const ty = y + (double ? 4 : 4 + UNIT / 2);
-      const [a, b] = leftward ? [tile.b, tile.a] : [tile.a, tile.b];
-      drawTile(image, tx, ty, a, b, double);
-      if (tile.end && marks.has(tile.end)) {
-        image.append(svg("rect", { class: "end", x: tx - 2, y: ty - 2,
-          width: (double ? UNIT : 2 * UNIT) + 4, height: (double ? 2 * UNIT : UNIT) + 4, rx: 5 }));
-      }
-      if (!leftward) x += tile.w;
-    }
-  });
-  return image;
 }
 
 // A spinner's up or down arm, as its own short line from the spinner outwards.
