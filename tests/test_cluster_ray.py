@@ -8,7 +8,8 @@ user, other people's included). Its workers import the bones under test (``PYTHO
 The tests connect by Ray Client (``ray://127.0.0.1:PORT``, what a machine outside the
 cluster uses), once for the module through ``bones.sim.ray_workers.Cluster``: every command
 run in-process with ``--cluster`` takes that connection up, so the workers are started
-once, not per command.
+once, not per command. One more runs as its own process, joining by the head's own address
+(``HOST:PORT``), the way a driver on a node of the cluster does.
 
 The tests that need Ray skip with pip's reason where it is not installed (no wheel for this
 Python), unless ``BONES_REQUIRE_CLUSTER=1``; the refusals without Ray run everywhere.
@@ -72,8 +73,9 @@ def _stop(head: subprocess.Popen[bytes]) -> None:
 
 
 @pytest.fixture(scope="module")
-def head() -> Iterator[str]:
-    """A one-node Ray cluster on loopback; yields its Ray Client address."""
+def head() -> Iterator[tuple[str, str]]:
+    """A one-node Ray cluster on loopback; yields its Ray Client address and its own (GCS)
+    address."""
     need("ray", "Ray", "pip install -e '.[cluster]'", "cluster.log", "BONES_REQUIRE_CLUSTER")
     ray_cli = Path(sys.executable).with_name("ray")
     if not ray_cli.exists():
@@ -100,14 +102,14 @@ def head() -> Iterator[str]:
                 pytest.fail("the Ray head did not start: "
                             + log.read_text(errors="replace")[-2000:])
             time.sleep(0.5)
-        yield f"ray://127.0.0.1:{client}"
+        yield f"ray://127.0.0.1:{client}", f"127.0.0.1:{port}"
     finally:
         _stop(head)
         shutil.rmtree(temp, ignore_errors=True)
 
 
 @pytest.fixture(scope="module")
-def cluster(head: str) -> Iterator[str]:
+def cluster(head: tuple[str, str]) -> Iterator[str]:
     """Connected for the module (the workers start once), by the class the commands use.
     A head that has just started may refuse its first client while its parts still start
     (``Initialization failure from server``), so a refused connection is tried again."""
@@ -115,7 +117,7 @@ def cluster(head: str) -> Iterator[str]:
 
     for attempt in range(CONNECT_TRIES):
         try:
-            connection = Cluster(head)
+            connection = Cluster(head[0])
             break
         except ClusterError:
             if attempt == CONNECT_TRIES - 1:
@@ -123,7 +125,7 @@ def cluster(head: str) -> Iterator[str]:
             time.sleep(2)
     with connection:
         assert connection.cpus() == 2
-        yield head
+        yield head[0]
 
 
 def test_an_arena_on_the_cluster_is_the_local_arena(cluster, capsys, tmp_path):
@@ -161,12 +163,28 @@ def test_a_lab_grid_on_the_cluster_is_the_local_grid(cluster, capsys):
     assert [row["hands"] for row in local["rows"]] == [1500, 1500, 1500]
 
 
+def _env(**more: str) -> dict[str, str]:
+    """The environment of a ``bones`` process that imports the bones under test."""
+    return {**os.environ, "RAY_USAGE_STATS_ENABLED": "0",
+            "PYTHONPATH": str(Path(bones.__file__).parents[1]), **more}
+
+
+def test_a_driver_on_the_cluster_gives_the_local_results(head, capsys):
+    """``--cluster HOST:PORT`` (a driver on a node of the cluster, the other way in), as
+    the command is run: its own process, its own connection, nothing but the JSON on
+    standard output."""
+    words = ["lab", "--vary", "draw", "--hands", "800", "--seed", "2", "--json", "--quiet"]
+    done = subprocess.run([sys.executable, "-m", "bones.cli.main", *words, "--cluster",
+                           head[1]], capture_output=True, text=True, env=_env(), timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == _json(capsys, *words[:-2], "--jobs", "1")
+
+
 def test_an_unreachable_cluster_is_one_line_and_status_2(head, tmp_path):
     """Nothing listens on the port: the command says so in one line, plays nothing and
     makes no record folder. (Ray Client's connection timeouts shortened from 30 s.)"""
-    env = {**os.environ, "RAY_CLIENT_INITIAL_CONNECTION_TIMEOUT_S": "1",
-           "RAY_CLIENT_MAX_CONNECTION_TIMEOUT_S": "1", "RAY_USAGE_STATS_ENABLED": "0",
-           "PYTHONPATH": str(Path(bones.__file__).parents[1])}
+    env = _env(RAY_CLIENT_INITIAL_CONNECTION_TIMEOUT_S="1",
+               RAY_CLIENT_MAX_CONNECTION_TIMEOUT_S="1")
     address = f"ray://127.0.0.1:{_free_port()}"
     done = subprocess.run(
         [sys.executable, "-m", "bones.cli.main", "arena", "--games", "2", "--cluster",
