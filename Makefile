@@ -11,7 +11,10 @@ BIN := $(VENV)/bin
 # and platforms have none (3.15, when this was written), and building it from source needs
 # a C++ toolchain and a long download, so where no wheel exists its tests are skipped, and
 # PettingZoo and Gymnasium are installed alone (the `environments` extra); where they cannot
-# be, theirs are too.
+# be, theirs are too. Ray (the `cluster` extra, `--cluster`: docs/cluster.md) is installed
+# after them, in a step of its own, also only as a wheel: where there is none, the cluster
+# tests are skipped. pip's reason for each extra it refused stays in $(VENV)/*.log, and the
+# skipped tests quote it.
 RUN_STAMP := $(VENV)/.installed-run
 WEB_STAMP := $(VENV)/.installed-web
 DEV_STAMP := $(VENV)/.installed-dev
@@ -41,6 +44,10 @@ $(DEV_STAMP): $(SOURCES) | $(BIN)/python
 	         || { echo "make: PettingZoo and Gymnasium not installed, their tests will be \
 	skipped ($$(grep ERROR $(VENV)/environments.log | tail -n 1))"; \
 	              $(BIN)/python -m pip install --quiet -e '.[dev,web]'; }; }
+	$(BIN)/python -m pip install --quiet --only-binary ray,grpcio -e '.[cluster]' \
+	    2>$(VENV)/cluster.log \
+	  || echo "make: Ray not installed, the --cluster tests will be skipped ($$(grep ERROR \
+	         $(VENV)/cluster.log | tail -n 1))"
 	touch $(RUN_STAMP) $(WEB_STAMP) $@
 
 play: $(RUN_STAMP)

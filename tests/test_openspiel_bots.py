@@ -12,9 +12,10 @@ import random
 
 import pytest
 
-pyspiel = pytest.importorskip(
-    "pyspiel", reason="OpenSpiel has no wheel for this Python or platform (make test installs "
-    "it where one exists: pip install --only-binary open_spiel -e '.[openspiel]')")
+from extras import need
+
+pyspiel = need("pyspiel", "OpenSpiel", "pip install --only-binary open_spiel -e '.[openspiel]'",
+               "openspiel.log")
 
 from benchmark_script import load  # noqa: E402
 from bones.engine.tiles import Tile  # noqa: E402

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
-import pytest
+from extras import need
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
@@ -25,8 +25,8 @@ def _load(name: str) -> ModuleType:
 
 
 def test_cfr_on_a_small_block_game_lowers_its_exploitability(capsys):
-    pytest.importorskip("pyspiel", reason="OpenSpiel has no wheel for this Python or "
-                        "platform (pip install --only-binary open_spiel -e '.[research]')")
+    need("pyspiel", "OpenSpiel", "pip install --only-binary open_spiel -e '.[research]'",
+         "openspiel.log")
     assert _load("openspiel_cfr").main(["--iterations", "4"]) == 0
     out = capsys.readouterr().out
     values = [float(v) for v in re.findall(r"^\s+\d+\s+([0-9.]+)$", out, re.MULTILINE)]
@@ -34,8 +34,7 @@ def test_cfr_on_a_small_block_game_lowers_its_exploitability(capsys):
 
 
 def test_a_policy_trained_in_pettingzoo_wins_more_against_random(capsys):
-    pytest.importorskip("pettingzoo", reason="PettingZoo has no wheel for this Python or "
-                        "platform (pip install -e '.[research]')")
+    need("pettingzoo", "PettingZoo", "pip install -e '.[environments]'", "environments.log")
     learn = _load("pettingzoo_learn")
     assert learn.main(["--hands", "1000", "--eval", "300", "--reports", "2"]) == 0
     out = capsys.readouterr().out

@@ -20,9 +20,10 @@ from itertools import permutations
 
 import pytest
 
-pyspiel = pytest.importorskip(
-    "pyspiel", reason="OpenSpiel has no wheel for this Python or platform (make test installs "
-    "it where one exists: pip install --only-binary open_spiel -e '.[research]')")
+from extras import need
+
+pyspiel = need("pyspiel", "OpenSpiel", "pip install --only-binary open_spiel -e '.[research]'",
+               "openspiel.log")
 
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402

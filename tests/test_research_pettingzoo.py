@@ -16,10 +16,10 @@ import warnings
 
 import pytest
 
-REASON = ("{} has no wheel for this Python or platform (make test installs it where one "
-          "exists: pip install -e '.[research]')")
-pytest.importorskip("pettingzoo", reason=REASON.format("PettingZoo"))
-pytest.importorskip("gymnasium", reason=REASON.format("Gymnasium"))
+from extras import need
+
+need("pettingzoo", "PettingZoo", "pip install -e '.[environments]'", "environments.log")
+need("gymnasium", "Gymnasium", "pip install -e '.[environments]'", "environments.log")
 
 import numpy as np  # noqa: E402
 from gymnasium.utils.env_checker import check_env  # noqa: E402

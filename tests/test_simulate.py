@@ -365,12 +365,20 @@ def test_a_long_game_is_played_out_and_only_a_stalled_one_is_refused(monkeypatch
 
 @pytest.mark.parametrize("command", ["simulate", "arena", "lab"])
 def test_jobs_default_to_the_cores_this_process_may_use_not_the_machines(monkeypatch, command):
-    """A container or ``taskset`` may allow 1 CPU of 64: more workers than that only wait."""
+    """A container or ``taskset`` may allow 1 CPU of 64: more workers than that only wait.
+    (``arena`` and ``lab`` settle the default once they know whether ``--cluster`` was
+    given, where it is the cluster's tasks in flight instead.)"""
     import os
 
+    from bones.cli.common import jobs_and_cluster
     from bones.cli.main import build_parser
 
     monkeypatch.delattr(os, "process_cpu_count", raising=False)
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {5}, raising=False)
     monkeypatch.setattr(os, "cpu_count", lambda: 64)
-    assert build_parser().parse_args([command]).jobs == 1
+    args = build_parser().parse_args([command])
+    if command == "simulate":
+        assert args.jobs == 1
+        return
+    with jobs_and_cluster(args) as (jobs, cluster):
+        assert (jobs, cluster) == (1, None)

@@ -15,6 +15,7 @@ from bones.cli.common import (
     counted,
     fresh_seed,
     held_interrupts,
+    jobs_and_cluster,
     nonempty_path,
     positive,
     print_tables,
@@ -24,10 +25,12 @@ from bones.cli.common import (
 )
 from bones.cli.options import add_rules_arguments, rules_from_args
 from bones.engine.errors import BonesError
+from bones.engine.rules import Rules
 from bones.record.folder import RecordFolder
 from bones.sim.arena import check_lineup, play_deals, rotations
 from bones.sim.arena_stats import ArenaTally
 from bones.sim.parallel import stop
+from bones.sim.ray_workers import Cluster
 from bones.sim.sprt import Sprt
 
 #: Deals between two looks at the SPRT (and progress updates of the verdict).
@@ -67,11 +70,18 @@ def run(args: argparse.Namespace) -> int:
     rules = rules_from_args(args)
     levels = tuple(level.strip() for level in args.bots.split(","))
     seed = args.seed if args.seed is not None else fresh_seed()
-    jobs: int = args.jobs
     order = tuple(dict.fromkeys(levels))
     seats = check_lineup(rules, levels)  # before anything is made, the record folder too
     if args.sprt and len(order) < 2:
         raise BonesError("--sprt compares two levels, and the lineup has one")
+    with jobs_and_cluster(args) as (jobs, cluster):  # a cluster's address checked, too
+        return _match(args, rules, levels, seed, order, seats, jobs, cluster)
+
+
+def _match(args: argparse.Namespace, rules: Rules, levels: tuple[str, ...], seed: int,
+           order: tuple[str, ...], seats: tuple[str, ...], jobs: int,
+           cluster: Cluster | None) -> int:
+    """Play the match, on this machine or ``cluster``, and print its results."""
     tally = ArenaTally(rules, order)
     sprt = Sprt() if args.sprt else None
     verdict = "continue"
@@ -82,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
     folder = RecordFolder(args.record, args.games) if args.record is not None else None
     interrupted = False
     deals = play_deals(rules, levels, seed, args.games, jobs, args.think, chunk=chunk,
-                       records=folder is not None)
+                       records=folder is not None, cluster=cluster)
     try:
         with progress_bar(err, disable=args.quiet or not err.is_terminal) as progress:
             task = progress.add_task("arena deals", total=args.games)

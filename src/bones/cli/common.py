@@ -21,6 +21,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from bones.ai.levels import MAX_THINK
 from bones.engine.errors import quoted
 from bones.engine.rules import PRESETS, Rules
+from bones.sim.ray_workers import Cluster, check_address
 
 #: Fresh seeds are drawn below this: too many to find a run's seed by dealing every one
 #: until one deals the hand a bot (or a person) holds (at a microsecond a deal, 30 years of
@@ -72,13 +73,36 @@ def _whole(text: str, least: int, said: str) -> int:
 
 
 def add_match_arguments(p: argparse.ArgumentParser) -> None:
-    """``--think``, ``--jobs`` and ``--seed`` of a duplicate match (``arena``, ``league``)."""
+    """``--think``, ``--jobs``, ``--cluster`` and ``--seed`` of a duplicate match (``arena``,
+    ``league``)."""
     p.add_argument("--think", type=seconds, default=0.1, metavar="SECONDS",
                    help="time per move for search and outside bots (default 0.1)")
-    p.add_argument("--jobs", type=positive, default=cores(), metavar="J",
-                   help="worker processes; seeded results do not depend on it (default: "
-                   "every core it may use)")
+    add_jobs_arguments(p, "seeded results")
     p.add_argument("--seed", type=seed_value, default=None, help="seed (default: random, printed)")
+
+
+def add_jobs_arguments(p: argparse.ArgumentParser, what: str) -> None:
+    """``--jobs`` and ``--cluster``: where a run's numbered deals (or chunks) are played,
+    neither of which changes ``what`` it gives (docs/cluster.md)."""
+    p.add_argument("--jobs", type=positive, default=None, metavar="J",
+                   help=f"worker processes; {what} do not depend on it (default: every core "
+                   "it may use); with --cluster, the most tasks in flight (default: twice "
+                   "the cluster's CPUs)")
+    p.add_argument("--cluster", type=check_address, default=None,
+                   metavar="ray://HOST:PORT|HOST:PORT|auto",
+                   help=f"play on a Ray cluster instead of this machine's cores; {what} are "
+                   "the same as a local run's (needs pip install 'bones[cluster]')")
+
+
+@contextlib.contextmanager
+def jobs_and_cluster(args: argparse.Namespace) -> Iterator[tuple[int, Cluster | None]]:
+    """``--jobs`` and the cluster of ``--cluster``, connected (so an address that cannot be
+    reached fails before anything is played or written) and disconnected at the end."""
+    if args.cluster is None:
+        yield (args.jobs if args.jobs is not None else cores()), None
+        return
+    with Cluster(args.cluster) as cluster:
+        yield (args.jobs if args.jobs is not None else 2 * cluster.cpus()), cluster
 
 
 def cores() -> int:

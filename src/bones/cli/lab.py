@@ -19,8 +19,9 @@ from rich.console import Console
 from rich.table import Table
 
 from bones.cli.common import (
-    cores,
+    add_jobs_arguments,
     fresh_seed,
+    jobs_and_cluster,
     nonempty_path,
     positive,
     print_tables,
@@ -47,7 +48,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "values, and print with 95% intervals: the leader's advantage, the share of "
         "blocked and tied hands, points per hand, hands per game and, with an ante, chips "
         "per game by seat. " + RANDOM_PLAY + " The same --seed gives the same numbers, "
-        "whatever --jobs.",
+        "whatever --jobs, on this machine or a cluster (--cluster).",
         epilog="example: bones lab --rules pool --vary spinner --vary players=3..6",
     )
     p.add_argument("--vary", action="append", default=[], metavar="OPTION[=VALUES]",
@@ -58,9 +59,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                    help="random hands per rule set (default: 200000)")
     p.add_argument("--seed", type=seed_value, help="seed (default: a random one, printed with the "
                    "results)")
-    p.add_argument("--jobs", type=positive, default=cores(), metavar="J",
-                   help="worker processes; the results do not depend on it "
-                   "(default: every core it may use)")
+    add_jobs_arguments(p, "the results")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--plot", metavar="DIR", type=nonempty_path,
                    help="write lab-<metric>.png and .svg into DIR, with error bars")
@@ -82,10 +81,11 @@ def run(args: argparse.Namespace) -> int:
 
         prepare(Path(args.plot))  # a folder that cannot take the plots costs no waiting
     err = Console(stderr=True)
-    with progress_bar(err, disable=args.quiet or not err.is_terminal) as progress:
+    with jobs_and_cluster(args) as (jobs, cluster), \
+            progress_bar(err, disable=args.quiet or not err.is_terminal) as progress:
         task = progress.add_task("hands", total=args.hands * dealable)
         try:
-            rows = run_lab(points, args.hands, seed, args.jobs,
+            rows = run_lab(points, args.hands, seed, jobs, cluster=cluster,
                            progress=lambda n: progress.advance(task, n))
         except LabInterrupted as stop:  # a long grid stopped by hand keeps what it finished
             rows = stop.rows

@@ -16,6 +16,7 @@ from bones.cli.common import (
     counted,
     fresh_seed,
     held_interrupts,
+    jobs_and_cluster,
     positive,
     print_tables,
     progress_bar,
@@ -24,10 +25,12 @@ from bones.cli.common import (
 )
 from bones.cli.options import add_rules_arguments, rules_from_args
 from bones.engine.errors import BonesError
+from bones.engine.rules import Rules
 from bones.sim.arena import check_lineup, play_deals, rotations
 from bones.sim.arena_stats import ArenaTally
 from bones.sim.league import pairs, ratings
 from bones.sim.parallel import stop
+from bones.sim.ray_workers import Cluster
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -60,6 +63,14 @@ def run(args: argparse.Namespace) -> int:
     for a, b in matches:  # every lineup checked before a single deal is played
         check_lineup(rules, (a, b))
     seed = args.seed if args.seed is not None else fresh_seed()
+    with jobs_and_cluster(args) as (jobs, cluster):  # one connection for every pair
+        return _round_robin(args, rules, levels, matches, seed, jobs, cluster)
+
+
+def _round_robin(args: argparse.Namespace, rules: Rules, levels: tuple[str, ...],
+                 matches: list[tuple[str, str]], seed: int, jobs: int,
+                 cluster: Cluster | None) -> int:
+    """Play every pair, on this machine or ``cluster``, and print the table."""
     played: list[dict[str, object]] = []
     strength: dict[tuple[str, str], float | None] = {}
     interrupted = False
@@ -68,7 +79,8 @@ def run(args: argparse.Namespace) -> int:
         task = progress.add_task("league deals", total=args.games * len(matches))
         for a, b in matches:
             tally = ArenaTally(rules, (a, b))
-            deals = play_deals(rules, (a, b), seed, args.games, args.jobs, args.think)
+            deals = play_deals(rules, (a, b), seed, args.games, jobs, args.think,
+                               cluster=cluster)
             try:
                 for outcome in deals:
                     with held_interrupts():

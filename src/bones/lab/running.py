@@ -25,7 +25,8 @@ from bones.fast.reference import random_hands, tally
 from bones.fast.results import RawHand, Totals, encode_hand
 from bones.lab.grid import GridPoint
 from bones.lab.metrics import Counts, Metrics, check, count_hands
-from bones.sim.parallel import Workers, stop
+from bones.sim.parallel import stop
+from bones.sim.ray_workers import Cluster, executor
 
 #: Hands per chunk: enough that starting a process or a game is noise, few enough that a
 #: chunk's traces (every hand's deal and moves) stay a few tens of megabytes.
@@ -105,11 +106,13 @@ class LabInterrupted(KeyboardInterrupt):
 
 
 def run_lab(points: Sequence[GridPoint], hands: int, seed: int, jobs: int = 1, *,
-            chunk: int = CHUNK, progress: Callable[[int], None] | None = None) -> list[Row]:
+            chunk: int = CHUNK, progress: Callable[[int], None] | None = None,
+            cluster: Cluster | None = None) -> list[Row]:
     """Play ``hands`` random hands of every dealable grid point and measure them; rows come
     in grid order, skipped points included. ``progress`` is called with each chunk's hands
     as it is counted. Ctrl-C raises ``LabInterrupted`` with the rule sets finished, once
-    there is one (before that, plain ``KeyboardInterrupt``)."""
+    there is one (before that, plain ``KeyboardInterrupt``). With a ``cluster`` the chunks
+    are its tasks, ``jobs`` of them in flight: the same chunks, the same rows."""
     work = (Chunk(p.rules, seed, p.index, c, size)
             for p in points if p.rules is not None
             for c, size in enumerate(chunk_sizes(hands, chunk)))
@@ -117,7 +120,7 @@ def run_lab(points: Sequence[GridPoint], hands: int, seed: int, jobs: int = 1, *
     jobs_for, done = itertools.tee(work)  # the workers read ahead of the results
     merged: dict[int, Counts] = {}
     played: dict[int, int] = {}  # hands counted per grid point
-    results = _played(jobs_for, min(jobs, chunks))
+    results = _played(jobs_for, min(jobs, chunks), cluster)
     try:
         for job, counts in zip(done, results, strict=True):
             # one assignment each: an interrupt never finds a point's counts and hands apart
@@ -150,8 +153,8 @@ def _rows(points: Sequence[GridPoint], merged: dict[int, Counts],
     return rows
 
 
-def _played(work: Iterator[Chunk], jobs: int) -> Iterator[Counts]:
-    """Each chunk's counts, in the order of ``work``, from ``jobs`` processes. Spawned, not
-    forked: the caller may be running a progress bar's thread."""
-    with Workers(max(1, jobs)) as workers:
+def _played(work: Iterator[Chunk], jobs: int, cluster: Cluster | None) -> Iterator[Counts]:
+    """Each chunk's counts, in the order of ``work``, from ``jobs`` processes (spawned, not
+    forked: the caller may be running a progress bar's thread) or a cluster's tasks."""
+    with executor(max(1, jobs), cluster) as workers:
         yield from workers.map(play_chunk, work)

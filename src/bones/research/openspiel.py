@@ -41,6 +41,7 @@ from bones.research.core import (
     write_information_state,
     write_observation,
 )
+from bones.research.resample import resample
 
 try:
     import pyspiel  # type: ignore[import-untyped, import-not-found, unused-ignore]
@@ -241,6 +242,17 @@ class BonesState(pyspiel.State):  # type: ignore[misc]
 
     def __str__(self) -> str:
         return str(self.hand)
+
+    def resample_from_infostate(self, player_id: int,
+                                probability_sampler: Any = None) -> BonesState:
+        """A state ``player_id`` cannot tell from this one, the tiles it has not seen
+        drawn afresh (``bones.research.resample``): what OpenSpiel's IS-MCTS asks for.
+        ``probability_sampler`` (OpenSpiel's ``UniformProbabilitySampler``, or any callable
+        giving a float in [0, 1)) seeds the draw; without one it is seeded by the system."""
+        seed = None if probability_sampler is None else int(probability_sampler() * 2**53)
+        state: BonesState = self.clone()
+        state.hand = resample(self.hand, player_id, random.Random(seed))
+        return state
 
 
 class BonesObserver:

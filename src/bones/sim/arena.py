@@ -25,7 +25,8 @@ from bones.engine.rules import Rules
 from bones.protocol.bots import make_seat_bot
 from bones.record.model import Record
 from bones.record.writer import record_of
-from bones.sim.parallel import Workers, check_cancelled
+from bones.sim.parallel import check_cancelled
+from bones.sim.ray_workers import Cluster, executor
 from bones.sim.referee import bot_seating, check_levels
 from bones.table import seeds
 from bones.table.table import Table
@@ -123,15 +124,15 @@ def _bot(job: DealJob, seats: tuple[str, ...], seat: int) -> Bot:
 
 def play_deals(rules: Rules, levels: Sequence[str], seed: int, deals: int, jobs: int = 1,
                think: float = 0.1, start: int = 0, chunk: int | None = None,
-               records: bool = False) -> Iterator[DealOutcome]:
-    """Deals ``start`` .. ``start + deals - 1`` in order, over ``jobs`` worker processes,
-    each worker taking ``chunk`` deals at a time (by default up to 16, fewer for a short
-    run so every worker gets some); with ``records``, each outcome carries its hands'
-    records. A caller may stop reading at any point: the deals not yet begun are not
-    played."""
+               records: bool = False, cluster: Cluster | None = None) -> Iterator[DealOutcome]:
+    """Deals ``start`` .. ``start + deals - 1`` in order, over ``jobs`` worker processes
+    (with a ``cluster``, its tasks, ``jobs`` chunks in flight), each worker taking
+    ``chunk`` deals at a time (by default up to 16, fewer for a short run so every worker
+    gets some); with ``records``, each outcome carries its hands' records. A caller may
+    stop reading at any point: the deals not yet begun are not played."""
     seats = check_lineup(rules, levels)
     batch = (DealJob(rules, seats, seed, i, think, records)
              for i in range(start, start + deals))
     size = chunk if chunk is not None else min(16, deals // (jobs * 8))
-    with Workers(jobs) as workers:
+    with executor(jobs, cluster) as workers:
         yield from workers.map(play_deal, batch, max(1, size))

@@ -81,13 +81,13 @@ class Workers:
         chunks = iter(lambda: list(itertools.islice(source, chunksize)), [])
         with _spawning():
             pending: deque[Future[list[R]]] = deque(
-                pool.submit(_run_chunk, fn, chunk)
+                pool.submit(run_chunk, fn, chunk)
                 for chunk in itertools.islice(chunks, AHEAD * self._jobs))
         while pending:
             results = pending.popleft().result()
             for chunk in itertools.islice(chunks, 1):
                 with _spawning():
-                    pending.append(pool.submit(_run_chunk, fn, chunk))
+                    pending.append(pool.submit(run_chunk, fn, chunk))
             yield from results
 
     def __enter__(self) -> Workers:
@@ -165,9 +165,10 @@ def _start_worker(stop_flag: Any) -> None:
     _stop_flag = stop_flag
 
 
-def _run_chunk(fn: Callable[[T], R], chunk: list[T]) -> list[R]:
-    """One worker's share: ``fn`` over a chunk of items (what runs in the worker), given up
-    between items once the run is stopped."""
+def run_chunk(fn: Callable[[T], R], chunk: list[T]) -> list[R]:
+    """One worker's share: ``fn`` over a chunk of items (what runs in the worker, a process
+    here or a task on a cluster: ``ray_workers``), given up between items once the run is
+    stopped."""
     results = []
     for item in chunk:
         check_cancelled()
