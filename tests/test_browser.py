@@ -1,0 +1,459 @@
+"""The web table in a real browser: Playwright for Python drives Debian's Chromium
+(headless) against ``bones serve`` running as a real process on a free loopback port, as
+people would use it: a table made in the lobby's form, two people joining by the invite
+link in two browser contexts and playing a whole hand with a bot by clicking tiles (and
+choosing the arm when a tile fits two), a spectator watching, a reload in the middle of a
+hand, and a hand played from the keyboard alone. The ARIA live region is checked to
+announce every move, and screenshots are taken at desktop (1280 x 800) and phone
+(375 x 740) sizes, where the page must not scroll sideways.
+
+The screenshots go to ``$BONES_SCREENSHOTS`` when it is set, else to a folder of pytest's
+temporary directory; the test prints which. Where Playwright or Chromium is missing the
+tests skip and say why, unless ``BONES_REQUIRE_BROWSER=1`` (CI sets it: ``.ci/run``), where
+they fail instead. Elements are found by their ARIA role, label and text, as a screen
+reader finds them, so the page's look may change under the tests.
+
+Every wait is bounded, and the server is stopped whatever happens (``serving``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from test_server_process import post, serving
+
+pytestmark = pytest.mark.timeout(180)
+
+CHROMIUM = os.environ.get("BONES_CHROMIUM", "/usr/bin/chromium")
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 375, "height": 740}
+#: Short hands that often offer a tile two arms: a double-three set, three tiles each,
+#: the double-three set first (so both arms show 3 at once). A game to 500 is never over
+#: within the few hands a test plays.
+SHORT = {"preset": "block", "set": 3, "hand_size": 3, "opening": "top-double", "target": 500}
+#: Bounds on waiting for the page, in milliseconds.
+WAIT = 10_000
+TILE = re.compile(r"^(\d+)-(\d+)")
+#: The hand's log as the page shows it, and whether it shows a hand's end (in JavaScript,
+#: for waits that watch the page).
+LOG = ("Array.from(document.querySelectorAll('[aria-label=\"this hand\\'s moves\"] li'),"
+       " li => li.textContent)")
+OVER = ("Array.from(document.querySelectorAll('h2'))"
+        ".some(h => /^Hand \\d+: /.test(h.textContent) && h.offsetParent !== null)")
+#: Every text the page gives its live region, kept in the page as it is given (a test that
+#: looked at the region now and then would miss those that come fast, and two that come in
+#: one go would show only the second to a MutationObserver).
+RECORD_LIVE = """
+(() => {
+  window.__said = [];
+  const text = Object.getOwnPropertyDescriptor(Node.prototype, "textContent");
+  Object.defineProperty(Node.prototype, "textContent", {
+    get() { return text.get.call(this); },
+    set(value) {
+      if (this.getAttribute && this.getAttribute("role") === "status" && value) {
+        window.__said.push(String(value));
+      }
+      text.set.call(this, value);
+    },
+  });
+})();
+"""
+
+
+def _unavailable() -> str | None:
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "Playwright for Python is not installed (pip install -e '.[dev]')"
+    if not os.access(CHROMIUM, os.X_OK):
+        return f"no Chromium at {CHROMIUM} (apt-get install chromium, or set BONES_CHROMIUM)"
+    return None
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    """One headless Chromium for the module; each test opens its own contexts (a context
+    is a browser profile of its own: its own localStorage, so its own seats)."""
+    reason = _unavailable()
+    if reason is not None:
+        if os.environ.get("BONES_REQUIRE_BROWSER") == "1":
+            pytest.fail(f"browser tests required here: {reason}")
+        pytest.skip(reason)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=CHROMIUM, headless=True,
+            args=["--no-sandbox", "--disable-background-networking"])
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """``bones serve`` (``--pace 0``, a fresh SQLite file) for the module: its address."""
+    folder = tmp_path_factory.mktemp("serve")
+    with serving(folder / "bones.db", folder / "serve.log") as (_, port):
+        yield f"http://127.0.0.1:{port}"
+    assert "Traceback" not in (folder / "serve.log").read_text()
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    named = os.environ.get("BONES_SCREENSHOTS")
+    folder = Path(named) if named else tmp_path_factory.mktemp("screenshots")
+    folder.mkdir(parents=True, exist_ok=True)
+    print(f"browser screenshots: {folder}")
+    return folder
+
+
+@contextlib.contextmanager
+def person(chromium: Any, size: dict[str, int] = DESKTOP) -> Iterator[Any]:
+    """A page in a browser context of its own, at ``size`` (a phone's has touch), recording
+    what its live region says; closed at the end of the block."""
+    phone = size["width"] < 600
+    context = chromium.new_context(viewport=size, is_mobile=phone, has_touch=phone)
+    context.set_default_timeout(WAIT)
+    context.add_init_script(RECORD_LIVE)
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
+
+
+def snap(page: Any, shots: Path, name: str, whole: bool = False) -> None:
+    """A screenshot (of the ``whole`` page, or of the screen), and the check that the page
+    is no wider than the screen."""
+    page.screenshot(path=str(shots / f"{name}.png"), full_page=whole)
+    width = page.evaluate("document.scrollingElement.scrollWidth")
+    screen = page.viewport_size["width"]
+    assert width <= screen, f"{name}: the page is {width} px wide on a {screen} px screen"
+
+
+def make_table(site: str, seats: list[str], rules: dict[str, Any] | None = None
+               ) -> dict[str, Any]:
+    return post(int(site.rsplit(":", 1)[1]), "/api/tables",
+                {"rules": rules or SHORT, "seats": seats, "think": 0.05})
+
+
+def join(page: Any, link: str, name: str) -> None:
+    page.goto(link)
+    page.get_by_label("Your name").fill(name)
+    page.get_by_role("button", name="Sit down").click()
+    page.get_by_role("group", name="your tiles").wait_for()
+
+
+# -- reading the table as a person sees it --------------------------------------------------------
+
+
+def hand(page: Any) -> Any:
+    return page.get_by_role("group", name="your tiles")
+
+
+def playable(page: Any) -> list[str]:
+    """The tiles the page offers to play now (none when it is not this seat's turn)."""
+    labels = hand(page).get_by_role("button", name=re.compile(r", playable")) \
+        .evaluate_all("nodes => nodes.filter(n => !n.disabled).map(n => n.ariaLabel)")
+    return [label.split(",")[0] for label in labels]
+
+
+def held(page: Any) -> list[str]:
+    labels = hand(page).get_by_role("button").evaluate_all(
+        "nodes => nodes.map(n => n.ariaLabel)")
+    return [label.split(",")[0] for label in labels]
+
+
+def open_ends(page: Any) -> dict[str, int]:
+    """The arms' open numbers, from the board's "Open ends: left 3, right 5"."""
+    text = page.get_by_text(re.compile(r"^Open ends: ")).text_content()
+    return {arm: int(n) for arm, n in re.findall(r"(\w+) (\d+)", text)}
+
+
+def arms_for(tile: str, ends: dict[str, int]) -> list[str]:
+    match = TILE.match(tile)
+    assert match, tile
+    pips = {int(match[1]), int(match[2])}
+    return [arm for arm, number in ends.items() if number in pips]
+
+
+def moves(page: Any) -> list[str]:
+    """The hand's log, one line a move ("Ana plays 3-1 on the left.")."""
+    return page.get_by_role("list", name="this hand's moves").get_by_role("listitem") \
+        .all_text_contents()
+
+
+def said(page: Any) -> list[str]:
+    return list(page.evaluate("window.__said"))
+
+
+def hand_over(page: Any) -> Any:
+    return page.get_by_role("heading", name=re.compile(r"^Hand \d+: "))
+
+
+def wait_for_move(page: Any, name: str, tile: str, before: int) -> None:
+    """Until the page's log holds ``name``'s play of ``tile`` (the server took it)."""
+    page.wait_for_function(
+        f"([before, text]) => {LOG}.slice(before).some(t => t.startsWith(text))",
+        arg=[before, f"{name} plays {tile}"])
+
+
+def click_turn(page: Any, name: str, prefer_two_arms: bool = True) -> str | None:
+    """Play one tile with the mouse if it is this seat's turn: a tile that fits two arms if
+    there is one (the page must then ask which arm, and is answered with the first),
+    else the first playable one. Returns the arm asked about, "" when none was, or None
+    when it was not this seat's turn."""
+    tiles = playable(page)
+    if not tiles:
+        return None
+    if page.get_by_text(re.compile(r"^Open ends: ")).count():
+        ends = open_ends(page)
+        two = [t for t in tiles if len(arms_for(t, ends)) == 2]
+        tile = two[0] if two and prefer_two_arms else tiles[0]
+        fits = arms_for(tile, ends)
+    else:
+        tile, fits = tiles[0], []
+    before = len(moves(page))
+    hand(page).get_by_role("button", name=re.compile(rf"^{tile}, playable")).click()
+    asked = ""
+    if len(fits) == 2:
+        question = page.get_by_role("group", name="which arm")
+        buttons = question.get_by_role("button", name=re.compile(r"^\w+ \(shows \d+\)$"))
+        offered = [text.split(" ")[0] for text in buttons.all_text_contents()]
+        assert sorted(offered) == sorted(fits), (tile, offered, fits)
+        asked = offered[0]
+        buttons.first.click()
+    else:
+        assert page.get_by_role("group", name="which arm").is_hidden()
+    wait_for_move(page, name, tile, before)
+    last = [m for m in moves(page)[before:] if m.startswith(f"{name} plays {tile}")]
+    assert last, (name, tile, moves(page))
+    if asked:
+        assert last[0] == f"{name} plays {tile} on the {asked}.", last
+    return asked
+
+
+def play_hand(pages: dict[str, Any], limit: float = 30.0) -> list[str]:
+    """Every person at the table plays with the mouse until each page shows the hand's end;
+    the arms each was asked to choose between."""
+    asked: list[str] = []
+    deadline = time.monotonic() + limit
+    while not all(hand_over(page).is_visible() for page in pages.values()):
+        assert time.monotonic() < deadline, {n: moves(p) for n, p in pages.items()}
+        acted = False
+        for name, page in pages.items():
+            if hand_over(page).is_visible():
+                continue
+            arm = click_turn(page, name)
+            if arm is not None:
+                acted = True
+                if arm:
+                    asked.append(arm)
+        if not acted:
+            next(iter(pages.values())).wait_for_timeout(30)
+    return asked
+
+
+# -- the tests ---------------------------------------------------------------------------------
+
+
+def test_two_people_made_a_table_in_the_lobby_and_play_whole_hands_with_a_bot_and_a_spectator(
+        chromium: Any, site: str, shots: Path) -> None:
+    with person(chromium) as host:
+        host.goto(site + "/")
+        host.get_by_role("combobox", name="Preset").select_option("block")
+        host.get_by_role("spinbutton", name="Players").fill("3")
+        host.get_by_role("spinbutton", name="Players").dispatch_event("change")
+        host.get_by_text("Every option").click()
+        host.get_by_role("combobox", name=re.compile(r"^set\b")).select_option(label="3")
+        host.get_by_role("combobox", name=re.compile(r"^hand_size\b")).fill("3")
+        host.get_by_role("combobox", name=re.compile(r"^opening\b")).select_option(
+            label="top-double")
+        host.get_by_role("combobox", name=re.compile(r"^target\b")).fill("500")
+        host.get_by_label("seat 1").select_option("human")
+        host.get_by_label("seat 2").select_option("human")
+        host.get_by_label("seat 3").select_option("greedy")
+        host.get_by_label("Bot think time").fill("0.05")
+        snap(host, shots, "lobby-desktop", whole=True)
+        host.set_viewport_size(PHONE)
+        snap(host, shots, "lobby-phone", whole=True)
+        host.set_viewport_size(DESKTOP)
+        host.get_by_role("button", name="Make the table").click()
+        host.get_by_role("heading", name="Your table is ready").wait_for()
+        invite = host.get_by_label("invite link").input_value()
+        watch = host.get_by_label("spectator link").input_value()
+    assert "#join=" in invite and "#watch=" in watch
+
+    with person(chromium) as ana, person(chromium, PHONE) as bea, \
+            person(chromium) as spectator:
+        spectator.goto(watch)
+        join(ana, invite, "Ana")
+        ana.get_by_text("Waiting for every seat to be taken.").wait_for()
+        join(bea, invite, "Bea")
+        spectator.get_by_text("watching").wait_for()
+        pages = {"Ana": ana, "Bea": bea}
+        for page in (ana, bea, spectator):
+            page.get_by_text(re.compile(r"hand 1 ·")).wait_for()
+        assert spectator.get_by_role("group", name="your tiles").is_hidden()
+
+        # a few moves in, the table in play as each sees it
+        deadline = time.monotonic() + 20
+        while len(moves(spectator)) < 3 and not hand_over(spectator).is_visible():
+            assert time.monotonic() < deadline, moves(spectator)
+            if click_turn(ana, "Ana") is None and click_turn(bea, "Bea") is None:
+                ana.wait_for_timeout(30)
+            assert_spectator_sees_no_hand(spectator, [*held(ana), *held(bea)])
+        snap(ana, shots, "table-desktop")
+        snap(bea, shots, "table-phone")
+        snap(spectator, shots, "spectator-desktop")
+
+        asked = play_hand(pages)
+        hands = 1
+        # hands go on until a tile that fits two arms has come up (almost every hand has
+        # one: the double-three is set first), each player asking for the next hand
+        while not asked and hands < 6:
+            hands += 1
+            ana.get_by_role("button", name="Deal the next hand").click()
+            bea.keyboard.press("n")
+            for page in (ana, bea, spectator):
+                page.get_by_text(re.compile(rf"hand {hands} ·")).wait_for()
+            asked = play_hand(pages)
+        assert asked, "no tile fitting two arms came up in six hands"
+        snap(ana, shots, "hand-over-desktop")
+        snap(bea, shots, "hand-over-phone")
+
+        # the spectator saw every move the players saw, and the live regions said each
+        hand_over(spectator).wait_for()
+        log = moves(ana)
+        assert log and moves(bea) == log
+        spectator.wait_for_function(f"n => {LOG}.length >= n", arg=len(log))
+        assert moves(spectator) == log
+        for page in (ana, bea, spectator):
+            announced = " ".join(said(page))
+            # (a bot's lead may have come before the last to sit down had said hello: in
+            # the state that page was sent, not announced)
+            missing = [move for move in log[1:] if move not in announced]
+            assert not missing, (missing, said(page))
+            assert re.search(r"Hand \d+ (over|is blocked)", announced)
+        # the spectator is shown the hands only now, at the hand's end
+        assert spectator.get_by_role("img", name=TILE).count() > 0
+        assert spectator.get_by_role("group", name="your tiles").is_hidden()
+
+
+def assert_spectator_sees_no_hand(spectator: Any, tiles: list[str]) -> None:
+    """Before the hand's end, no tile of anyone's hand is on the spectator's page as a tile
+    of its own (the board is one picture, labelled as the line of play)."""
+    if hand_over(spectator).is_visible():
+        return
+    shown = spectator.get_by_role("img", name=TILE).evaluate_all(
+        "nodes => nodes.map(n => n.getAttribute('aria-label'))")
+    assert not shown, shown
+    text = spectator.locator("body").inner_text()
+    # the log names played tiles only; a held one is never named
+    for tile in tiles:
+        assert f"plays {tile}" in text or tile not in text, tile
+
+
+def test_a_reload_in_the_middle_of_a_hand_keeps_the_seat_and_the_view(
+        chromium: Any, site: str, shots: Path) -> None:
+    made = make_table(site, ["human", "greedy"], {"preset": "block", "target": 500})
+    invite = site + made["links"]["join"]
+    with person(chromium) as page:
+        join(page, invite, "Cal")
+        page.get_by_text(re.compile(r"hand 1 ·")).wait_for()
+        deadline = time.monotonic() + 20
+        while len(moves(page)) < 6:
+            assert time.monotonic() < deadline, moves(page)
+            if click_turn(page, "Cal") is None:
+                page.wait_for_timeout(30)
+        page.wait_for_timeout(200)  # the bot's reply, if it is due, lands
+        before = {"tiles": held(page), "log": moves(page),
+                  "title": page.get_by_text(re.compile(r"hand 1 ·")).text_content()}
+        snap(page, shots, "reload-before-desktop")
+
+        page.reload()
+        page.get_by_role("group", name="your tiles").wait_for()
+        page.get_by_text(re.compile(r"hand 1 ·")).wait_for()
+        page.wait_for_function(f"n => {LOG}.length >= n", arg=len(before["log"]))
+        assert held(page) == before["tiles"]
+        assert moves(page)[:len(before["log"])] == before["log"]
+        assert page.get_by_role("button", name="Sit down").is_hidden()
+        assert page.get_by_text(re.compile(r"^Cal")).first.is_visible()
+
+        play_hand({"Cal": page})
+        assert said(page), "the live region said nothing after the reload"
+        snap(page, shots, "reload-hand-over-desktop")
+        page.set_viewport_size(PHONE)  # a double-six hand's end, seven tiles a seat
+        snap(page, shots, "reload-hand-over-phone", whole=True)
+
+
+def test_the_keyboard_alone_plays_a_hand(chromium: Any, site: str, shots: Path) -> None:
+    made = make_table(site, ["human", "greedy"], SHORT)
+    with person(chromium) as page:
+        page.goto(site + made["links"]["join"])
+        page.get_by_label("Your name").wait_for()
+        page.keyboard.type("Dee")  # the name field has the focus
+        page.keyboard.press("Enter")
+        page.get_by_text(re.compile(r"hand 1 ·")).wait_for()
+        ways: set[str] = set()
+        deadline = time.monotonic() + 30
+        while not hand_over(page).is_visible():
+            assert time.monotonic() < deadline, moves(page)
+            tiles = playable(page)
+            if not tiles:
+                page.wait_for_timeout(30)
+                continue
+            before = len(moves(page))
+            ways.add(keyboard_turn(page, tiles, len(ways)))
+            page.wait_for_function(f"n => {LOG}.length > n || {OVER}", arg=before)
+        assert ways, "the seat never had a turn"
+        snap(page, shots, "keyboard-hand-over-desktop")
+        announced = " ".join(said(page))
+        assert all(move in announced for move in moves(page)[1:])  # as above, (announced, moves(page))
+
+        page.keyboard.press("n")
+        page.get_by_text(re.compile(r"hand 2 ·")).wait_for()
+
+
+def keyboard_turn(page: Any, tiles: list[str], turn: int) -> str:
+    """One play by keys alone, in turn: Tab to the first playable tile, then the arrow
+    keys to the next one, and Enter; or its number (1 to 9). A tile that fits two arms is
+    first put down with Esc, then taken again, and its arm chosen with Enter."""
+    ends = open_ends(page) if page.get_by_text(re.compile(r"^Open ends: ")).count() else {}
+    way = "digit" if turn % 2 else "tab"
+    if way == "tab":
+        for _ in range(40):
+            page.keyboard.press("Tab")
+            focused = page.evaluate("document.activeElement.getAttribute('aria-label') || ''")
+            if focused.endswith(", playable"):
+                break
+        else:
+            raise AssertionError("Tab never reached a playable tile")
+        if len(tiles) > 1:
+            page.keyboard.press("ArrowRight")
+        focused = page.evaluate("document.activeElement.getAttribute('aria-label') || ''")
+        tile = focused.split(",")[0]
+        assert tile in tiles, (focused, tiles)
+        page.keyboard.press("Enter")
+    else:
+        tile = tiles[0]
+        page.keyboard.press("1")
+    if ends and len(arms_for(tile, ends)) == 2:
+        question = page.get_by_role("group", name="which arm")
+        question.wait_for()
+        page.keyboard.press("Escape")
+        question.wait_for(state="hidden")
+        page.keyboard.press(str(tiles.index(tile) + 1))  # the focus went with the question
+        question.wait_for()
+        page.keyboard.press("Enter")  # the first arm has the focus
+        way += "+arm"
+    return way
