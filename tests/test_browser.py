@@ -50,10 +50,13 @@ OVER = ("Array.from(document.querySelectorAll('h2'))"
         ".some(h => /^Hand \\d+: /.test(h.textContent) && h.offsetParent !== null)")
 #: Every text the page gives its live region, kept in the page as it is given (a test that
 #: looked at the region now and then would miss those that come fast, and two that come in
-#: one go would show only the second to a MutationObserver).
+#: one go would show only the second to a MutationObserver); and how many moves of each
+#: hand came to the page as they happened (``moved`` events: a move that came before the
+#: page said hello is in the ``state`` it was sent, and is not announced).
 RECORD_LIVE = """
 (() => {
   window.__said = [];
+  window.__moved = {};
   const text = Object.getOwnPropertyDescriptor(Node.prototype, "textContent");
   Object.defineProperty(Node.prototype, "textContent", {
     get() { return text.get.call(this); },
@@ -64,6 +67,21 @@ RECORD_LIVE = """
       text.set.call(this, value);
     },
   });
+  const Native = window.WebSocket;
+  window.WebSocket = class extends Native {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener("message", (message) => {
+        try {
+          const frame = JSON.parse(message.data);
+          if (frame.type === "event" && frame.event.type === "moved") {
+            const hand = frame.status.hand;
+            window.__moved[hand] = (window.__moved[hand] || 0) + 1;
+          }
+        } catch { /* not ours to judge */ }
+      });
+    }
+  };
 })();
 """
 
@@ -194,6 +212,22 @@ def moves(page: Any) -> list[str]:
 
 def said(page: Any) -> list[str]:
     return list(page.evaluate("window.__said"))
+
+
+def assert_announced(page: Any) -> None:
+    """The live region said each move of the hand on the page that came as it happened,
+    in order, as the log words it, and then the hand's end."""
+    log = moves(page)
+    hand = int(re.findall(r"hand (\d+) ·", page.get_by_text(re.compile(r"hand \d+ ·"))
+                          .text_content())[0])
+    came = page.evaluate(f"window.__moved[{hand}] || 0")
+    spoken = said(page)
+    dealt = [i for i, text in enumerate(spoken) if re.match(rf"Hand {hand}: .* leads\.$", text)]
+    this_hand = spoken[dealt[-1] + 1:] if dealt else spoken
+    announced = [text.removesuffix(" Your turn.") for text in this_hand
+                 if not text.startswith("Hand ")]
+    assert came and announced == log[len(log) - came:], (announced, log, came)
+    assert re.match(rf"Hand {hand} (over|is blocked)", this_hand[-1]), this_hand
 
 
 def hand_over(page: Any) -> Any:
@@ -338,12 +372,7 @@ def test_two_people_made_a_table_in_the_lobby_and_play_whole_hands_with_a_bot_an
         spectator.wait_for_function(f"n => {LOG}.length >= n", arg=len(log))
         assert moves(spectator) == log
         for page in (ana, bea, spectator):
-            announced = " ".join(said(page))
-            # (a bot's lead may have come before the last to sit down had said hello: in
-            # the state that page was sent, not announced)
-            missing = [move for move in log[1:] if move not in announced]
-            assert not missing, (missing, said(page))
-            assert re.search(r"Hand \d+ (over|is blocked)", announced)
+            assert_announced(page)
         # the spectator is shown the hands only now, at the hand's end
         assert spectator.get_by_role("img", name=TILE).count() > 0
         assert spectator.get_by_role("group", name="your tiles").is_hidden()
@@ -390,7 +419,7 @@ def test_a_reload_in_the_middle_of_a_hand_keeps_the_seat_and_the_view(
         assert page.get_by_text(re.compile(r"^Cal")).first.is_visible()
 
         play_hand({"Cal": page})
-        assert said(page), "the live region said nothing after the reload"
+        assert_announced(page)  # the page after the reload
         snap(page, shots, "reload-hand-over-desktop")
         page.set_viewport_size(PHONE)  # a double-six hand's end, seven tiles a seat
         snap(page, shots, "reload-hand-over-phone", whole=True)
@@ -417,8 +446,7 @@ def test_the_keyboard_alone_plays_a_hand(chromium: Any, site: str, shots: Path) 
             page.wait_for_function(f"n => {LOG}.length > n || {OVER}", arg=before)
         assert ways, "the seat never had a turn"
         snap(page, shots, "keyboard-hand-over-desktop")
-        announced = " ".join(said(page))
-        assert all(move in announced for move in moves(page)[1:])  # as above, (announced, moves(page))
+        assert_announced(page)
 
         page.keyboard.press("n")
         page.get_by_text(re.compile(r"hand 2 ·")).wait_for()
