@@ -9,9 +9,10 @@ announce every move, and screenshots are taken at desktop (1280 x 800) and phone
 
 The screenshots go to ``$BONES_SCREENSHOTS`` when it is set, else to a folder of pytest's
 temporary directory; the test prints which. Where Playwright or Chromium is missing the
-tests skip and say why, unless ``BONES_REQUIRE_BROWSER=1`` (CI sets it: ``.ci/run``), where
-they fail instead. Elements are found by their ARIA role, label and text, as a screen
-reader finds them, so the page's look may change under the tests.
+tests skip and say why, unless ``BONES_REQUIRE_BROWSER=1`` (``.ci/run`` sets it) or ``CI``
+is set (as for tests/test_page_layout.py), where they fail instead. Elements are found by
+their ARIA role, label and text, as a screen reader finds them, so the page's look may
+change under the tests.
 
 Every wait is bounded, and the server is stopped whatever happens (``serving``).
 """
@@ -102,7 +103,7 @@ def chromium() -> Iterator[Any]:
     is a browser profile of its own: its own localStorage, so its own seats)."""
     reason = _unavailable()
     if reason is not None:
-        if os.environ.get("BONES_REQUIRE_BROWSER") == "1":
+        if os.environ.get("BONES_REQUIRE_BROWSER") == "1" or os.environ.get("CI"):
             pytest.fail(f"browser tests required here: {reason}")
         pytest.skip(reason)
     from playwright.sync_api import sync_playwright
