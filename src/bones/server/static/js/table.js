@@ -13,7 +13,7 @@ const state = {
   socket: null, seq: 0, fatal: false, retry: 1000,
   you: null, table: null, status: null, view: null, ended: null, over: null, games: [],
   chosen: null, advice: null, deadline: null,
-  drag: null, dragging: null, dragEnded: 0, arrivals: new Map(), flyFrom: null,
+  drag: null, dragging: null, dragEnded: -Infinity, arrivals: new Map(), flyFrom: null,
 };
 
 // a move's tile slides into place this long (none where the reader asks for less motion)
