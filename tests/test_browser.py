@@ -535,3 +535,34 @@ def focused(page: Any) -> str:
     """What the focused element says: its label, else its text."""
     return str(page.evaluate("(document.activeElement.getAttribute('aria-label')"
                              " || document.activeElement.textContent || '').trim()"))
+
+
+def test_the_keyboards_focus_stays_in_the_hand_while_the_table_moves(
+        chromium: Any, site: str) -> None:
+    """The page draws the hand afresh with every frame; a keyboard player's focus must not
+    fall to the page's start when it does. A bot's move comes between each of the person's
+    plays, so every play after the first is made from where the focus was left."""
+    made = make_table(site, ["human", "greedy"], {**SHORT, "set": 6, "hand_size": 7})
+    with person(chromium) as page:
+        join(page, site + made["links"]["join"], "Eve")
+        first = hand(page).locator("button:not([disabled])").first
+        first.wait_for()
+        first.focus()
+        plays = 0
+        deadline = time.monotonic() + 20
+        while not hand_over(page).is_visible() and plays < 4:
+            assert time.monotonic() < deadline, moves(page)
+            if not playable(page):
+                page.wait_for_timeout(30)
+                continue
+            where = page.evaluate("() => document.activeElement.closest('#hand, #arms') ? "
+                                  "document.activeElement.ariaLabel || "
+                                  "document.activeElement.textContent : null")
+            assert where is not None, f"the focus left the hand after {plays} plays"
+            before = len(moves(page))
+            page.keyboard.press("Enter")  # the focused tile, or the focused arm
+            if page.locator(ARMS).is_visible():
+                page.keyboard.press("Enter")
+            page.wait_for_function(f"n => {LOG}.length > n", arg=before, timeout=WAIT)
+            plays += 1
+        assert plays >= 2 or hand_over(page).is_visible()

@@ -347,6 +347,9 @@ function drawHand() {
   const seat = mySeat();
   area.hidden = seat === null;
   if (seat === null) return;
+  // The hand is drawn afresh with every frame: a keyboard player whose focus was in it keeps
+  // it, on the same tile (or the same arm button) where that can still be pressed.
+  const focus = heldFocus();
   const hand = clear(byId("hand"));
   const view = state.view;
   if (!view) return;
@@ -375,6 +378,28 @@ function drawHand() {
   }
   const advice = byId("advice");
   advice.textContent = state.advice && myTurn() ? `Hint: ${describe(state.advice.move)} ${state.advice.why}` : "";
+  restoreFocus(focus);
+}
+
+// Where the keyboard's focus is, if in the hand or the arm buttons: what to give it back to.
+function heldFocus() {
+  const now = document.activeElement;
+  if (!now) return null;
+  if (byId("hand").contains(now)) return { tile: now.dataset ? now.dataset.tile : undefined };
+  if (byId("arms").contains(now)) return { arm: Array.from(byId("arms").querySelectorAll("button")).indexOf(now) };
+  return null;
+}
+
+function restoreFocus(focus) {
+  if (!focus) return;
+  const hand = byId("hand");
+  const arms = Array.from(byId("arms").querySelectorAll("button"));
+  const target = (focus.arm !== undefined && !byId("arms").hidden && arms[focus.arm])
+    || (focus.tile && hand.querySelector(`button[data-tile="${focus.tile}"]:not([disabled])`))
+    || hand.querySelector("button:not([disabled])");
+  if (target) { target.focus({ preventScroll: true }); return; }
+  hand.tabIndex = -1; // no tile can be pressed now: the focus waits on the hand itself
+  hand.focus({ preventScroll: true });
 }
 
 // -- dragging a tile to an open end ----------------------------------------------------------
@@ -533,7 +558,7 @@ function keys(event) {
   if ((key === "ArrowRight" || key === "ArrowLeft") && byId("hand").contains(document.activeElement)) {
     const tiles = Array.from(byId("hand").querySelectorAll("button:not([disabled])"));
     const at = tiles.indexOf(document.activeElement);
-    const next = tiles[(at + (key === "ArrowRight" ? 1 : tiles.length - 1)) % tiles.length];
+    const next = at < 0 ? tiles[0] : tiles[(at + (key === "ArrowRight" ? 1 : tiles.length - 1)) % tiles.length];
     if (next) { next.focus(); event.preventDefault(); }
   }
 }
