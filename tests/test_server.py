@@ -18,6 +18,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -396,6 +397,15 @@ def test_a_spectator_sees_the_public_table_and_may_not_act(tmp_path):
 # -- hostile input -----------------------------------------------------------------------------
 
 
+def settle(live: Any, seconds: float = 10.0) -> None:
+    """Until the table has nothing left to make in the background (bots, forced moves,
+    deals), which it makes after the move that caused them has been answered."""
+    deadline = time.monotonic() + seconds
+    while live.tasks or live.lock.locked():
+        assert time.monotonic() < deadline, "the table is still busy"
+        time.sleep(0.01)
+
+
 def _one_error(socket: Client, send: Callable[[], object]) -> dict[str, Any]:
     before = len(socket.errors)
     send()
@@ -453,6 +463,7 @@ def test_hostile_frames_each_get_one_error_and_change_nothing(tmp_path, caplog):
             # a message replayed (its id seen before) is refused, even on another socket
             ident = mover.send("move", move=view["legal"][0])
             mover.until(lambda f: f["type"] == "event")
+            settle(live)  # a pass the move forces comes after its event
             seq = live.seq
             replayed = json.dumps({"type": "move", "id": ident, "move": view["legal"][0]})
             frame = _one_error(mover, lambda: mover.session.send_text(replayed))
