@@ -25,7 +25,7 @@ from bones.cli.common import positive, seconds
 from bones.engine.game import deal_hand, new_game
 from bones.engine.rules import PRESETS, Rules
 from bones.engine.state import apply_unchecked
-from bones.fast.search import Candidates, DealSearch, SearchSpec, available, evaluate
+from bones.fast.search import Candidates, SearchSpec, available, evaluate
 
 RULE_SETS: dict[str, Rules] = {
     "2-player Block": PRESETS["block"],
@@ -88,7 +88,7 @@ def python_path(rules: Rules, exact: bool) -> Callable[[Deal], int]:
 def c_path(rules: Rules, exact: bool) -> Callable[[Deal], int]:
     """The same loop in C, called as the expert calls it: what a decision's deals share (the
     spec, made by the judge with the Python path's node limit, and the ``Candidates``) is
-    made once per decision, and each deal's hidden part (``DealSearch``) per call."""
+    made once per decision, and each deal's hidden part is passed beside it."""
     rng = random.Random(1)
     specs: dict[int, SearchSpec] = {}
     shared: dict[int, Candidates] = {}
@@ -103,8 +103,7 @@ def c_path(rules: Rules, exact: bool) -> Callable[[Deal], int]:
             candidates = shared[id(pos)] = Candidates(
                 specs[seat], pos.to_move, pos.arms, pos.spinner, pos.waiting, pos.placed,
                 pos.opening, pos.status, moves)
-        evaluate(DealSearch(candidates, pos.hands, pos.boneyard, pos.drawn, exact,
-                            rng.getrandbits(64)))
+        evaluate(candidates, pos.hands, pos.boneyard, pos.drawn, exact, rng.getrandbits(64))
         return len(moves)
 
     return run
