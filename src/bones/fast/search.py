@@ -9,8 +9,8 @@ returns the values and the search steps spent, as the Python loop of ``PythonDea
 it is still solving. What every deal of a decision shares is made once, as one named value
 (``SearchSpec``, ``Candidates``), so each call passes only the deal's hidden part beside it,
 not the extension's long positional list. That part is passed as plain arguments, not as
-one more named value: the expert makes hundreds of calls a decision, the cheapest take about
-a microsecond, and building a value per call cost them 10% to 25%
+one more named value: the expert makes hundreds of calls a decision, the cheapest take a
+few microseconds, and building a value per call cost them 10% to 35%
 (``benchmarks/README.md``).
 
 This package sits below ``bones.ai``: it takes plain numbers (a ``Position``'s fields) rather
