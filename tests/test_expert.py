@@ -190,9 +190,9 @@ class _PythonNextTurn(NextTurnDeals):
                 spec=self.spec, to_move=pos.to_move, arms=pos.arms, spinner=pos.spinner,
                 waiting=pos.waiting, placed=pos.placed, opening=pos.opening,
                 status=pos.status, moves=moves)
-            values, steps, exact = search.evaluate(search.DealSearch(
-                candidates=candidates, hands=pos.hands, boneyard=pos.boneyard,
-                drawn=pos.drawn, exact=self.exact, seed=self.rng.getrandbits(63)))
+            values, steps, exact = search.evaluate(
+                candidates, hands=pos.hands, boneyard=pos.boneyard, drawn=pos.drawn,
+                exact=self.exact, seed=self.rng.getrandbits(63))
             judge.steps += steps + self.call_cost
             self.exact = exact
             for move, value in zip(moves, values, strict=True):

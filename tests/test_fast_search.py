@@ -27,9 +27,7 @@ from bones.engine.state import HandState, apply_unchecked
 from bones.fast import search
 from bones.fast.search import (
     Candidates,
-    DealSearch,
     SearchSpec,
-    SightsSearch,
     available,
     evaluate,
     evaluate_sights,
@@ -337,8 +335,8 @@ def _candidates(spec: SearchSpec, pos: Position, moves: list[int]) -> Candidates
 
 def _call(spec: SearchSpec, pos: Position, moves: list[int], exact: bool,
           seed: int) -> tuple[tuple[float, ...], int, bool]:
-    return evaluate(DealSearch(candidates=_candidates(spec, pos, moves), hands=pos.hands,
-                               boneyard=pos.boneyard, drawn=pos.drawn, exact=exact, seed=seed))
+    return evaluate(_candidates(spec, pos, moves), hands=pos.hands, boneyard=pos.boneyard,
+                    drawn=pos.drawn, exact=exact, seed=seed)
 
 
 # -- exact solves -----------------------------------------------------------------------------
@@ -686,14 +684,13 @@ def test_a_position_with_a_tile_in_two_places_is_refused(entry):
 
 
 def _evaluate_call(candidates: Candidates, hands: list[int], exact: bool) -> object:
-    return evaluate(DealSearch(candidates=candidates, hands=hands, boneyard=[], drawn=0,
-                               exact=exact, seed=0))
+    return evaluate(candidates, hands=hands, boneyard=[], drawn=0, exact=exact, seed=0)
 
 
 def _sights_call(candidates: Candidates, hands: list[int], exact: bool) -> object:
-    return evaluate_sights(SightsSearch(
-        candidates=candidates, hands=hands, boneyard=[], drawn=0, exact=exact, seed=0,
-        budget=10**9, into=sights(len(candidates.moves)), weight=1.0, depth=3))
+    return evaluate_sights(candidates, hands=hands, boneyard=[], drawn=0, exact=exact, seed=0,
+                           budget=10**9, into=sights(len(candidates.moves)), weight=1.0,
+                           depth=3)
 
 
 @pytest.mark.parametrize("entry", [_evaluate_call, _sights_call])
@@ -767,16 +764,15 @@ def test_without_extension_specs_are_still_made_and_evaluate_says_why(monkeypatc
     candidates = Candidates(spec=spec, to_move=0, arms=[-1] * 4, spinner=-1, waiting=0,
                             placed=0, opening=-1, status=PLAYING, moves=[0])
     with pytest.raises(RuntimeError, match="not built"):
-        evaluate(DealSearch(candidates=candidates, hands=[1, 2], boneyard=[], drawn=0,
-                            exact=True, seed=0))
+        evaluate(candidates, hands=[1, 2], boneyard=[], drawn=0, exact=True, seed=0)
 
 
 def _walk(spec: SearchSpec, pos: Position, budget: int, into: Sights,
           depth: int) -> tuple[int, bool]:
     """``evaluate_sights`` of every move at ``pos``, solving while the budget lasts."""
-    return evaluate_sights(SightsSearch(
-        candidates=_candidates(spec, pos, pos.moves()), hands=pos.hands, boneyard=pos.boneyard,
-        drawn=pos.drawn, exact=True, seed=1, budget=budget, into=into, weight=1.0, depth=depth))
+    return evaluate_sights(_candidates(spec, pos, pos.moves()), hands=pos.hands,
+                           boneyard=pos.boneyard, drawn=pos.drawn, exact=True, seed=1,
+                           budget=budget, into=into, weight=1.0, depth=depth)
 
 
 def test_the_walk_through_the_next_turns_stops_solving_once_its_budget_is_spent():

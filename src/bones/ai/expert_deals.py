@@ -128,9 +128,8 @@ class CDeals(PerDeal):
 
     def values(self, hands: list[tuple[Tile, ...]], boneyard: list[Tile]) -> list[float]:
         held, pile = self.masks(hands, boneyard)
-        values, steps, exact = search.evaluate(search.DealSearch(
-            candidates=self.candidates, hands=held, boneyard=pile, drawn=0, exact=self.exact,
-            seed=self.rng.getrandbits(63)))
+        values, steps, exact = search.evaluate(self.candidates, held, pile, 0, self.exact,
+                                               self.rng.getrandbits(63))
         self.judge.steps += steps + self.call_cost
         self.exact = exact  # off for the rest of the decision once a solve ran out of nodes
         return list(values)
@@ -170,10 +169,9 @@ class NextTurnDeals(CDeals):
     def add(self, hands: list[tuple[Tile, ...]], boneyard: list[Tile], weight: float) -> None:
         judge = self.judge
         held, pile = self.masks(hands, boneyard)
-        steps, exact = search.evaluate_sights(search.SightsSearch(
-            candidates=self.candidates, hands=held, boneyard=pile, drawn=0, exact=self.exact,
-            seed=self.rng.getrandbits(63), budget=max(0, judge.limit - judge.steps),
-            into=self.sights, weight=weight, depth=self.depth))
+        steps, exact = search.evaluate_sights(
+            self.candidates, held, pile, 0, self.exact, self.rng.getrandbits(63),
+            max(0, judge.limit - judge.steps), self.sights, weight, self.depth)
         judge.steps += steps + self.call_cost
         self.exact = exact
 

@@ -6,9 +6,12 @@ That work is almost all of its think time, so this module offers the same loop i
 times faster: ``evaluate`` plays each candidate in turn, solves or plays out the rest, and
 returns the values and the search steps spent, as the Python loop of ``PythonDeals``
 (``bones.ai.expert_deals``) would (see below and ``_search.c`` for how exactly), and whether
-it is still solving. Each call takes one named value (``DealSearch``, ``SightsSearch``), not
-the extension's long positional list; what every deal of a decision shares is made once
-(``SearchSpec``, ``Candidates``).
+it is still solving. What every deal of a decision shares is made once, as one named value
+(``SearchSpec``, ``Candidates``), so each call passes only the deal's hidden part beside it,
+not the extension's long positional list. That part is passed as plain arguments, not as
+one more named value: the expert makes hundreds of calls a decision, the cheapest take a
+few microseconds, and building a value per call cost them 10% to 35%
+(``benchmarks/README.md``).
 
 This package sits below ``bones.ai``: it takes plain numbers (a ``Position``'s fields) rather
 than importing it. The extension is optional like ``_playout``: without a C compiler it is
@@ -182,11 +185,10 @@ class Candidates(NamedTuple):
     indices, ``status`` as ``PLAYING``, ``OUT`` or ``BLOCKED``). ``moves`` are its int moves,
     each legal there.
 
-    Made once per decision, like the spec, so what changes from deal to deal
-    (``DealSearch``) is small: the expert hands the search hundreds of deals a decision.
-    These values are named tuples, not frozen dataclasses: one is made per deal searched,
-    and a frozen dataclass's constructor costs more than the smallest searches
-    (``benchmarks/search_paths.py``)."""
+    Made once per decision, like the spec, so what changes from deal to deal (the arguments
+    of ``evaluate`` after it) is small: the expert hands the search hundreds of deals a
+    decision. A named tuple, so ``evaluate`` takes its fields out in one unpacking rather
+    than nine attribute lookups."""
 
     spec: SearchSpec
     to_move: int
@@ -199,40 +201,13 @@ class Candidates(NamedTuple):
     moves: Sequence[int]
 
 
-class DealSearch(NamedTuple):
-    """One call of ``evaluate``: the ``candidates`` in one deal, whose hidden part is
-    ``hands`` (int masks of tile indices, one per seat) and the ``boneyard`` (in draw order,
-    its first ``drawn`` tiles drawn already); ``exact``: solve while it holds (else play
-    out); ``seed`` seeds the extension's generator, which breaks ties in playouts."""
-
-    candidates: Candidates
-    hands: Sequence[int]
-    boneyard: Sequence[int]
-    drawn: int
-    exact: bool
-    seed: int
-
-
-class SightsSearch(NamedTuple):
-    """One call of ``evaluate_sights``: a ``DealSearch``'s fields, followed through the
-    bot's next ``depth`` turns, its values added (times ``weight``) to ``into``, and no more
-    solving or branching once ``budget`` steps are spent."""
-
-    candidates: Candidates
-    hands: Sequence[int]
-    boneyard: Sequence[int]
-    drawn: int
-    exact: bool
-    seed: int
-    budget: int
-    into: _search.Sights
-    weight: float
-    depth: int
-
-
-def evaluate(job: DealSearch) -> tuple[tuple[float, ...], int, bool]:
-    """Value each of the candidate moves in one deal, as ``PythonDeals.values``
-    (``bones.ai.expert_deals``) does.
+def evaluate(candidates: Candidates, hands: Sequence[int], boneyard: Sequence[int],
+             drawn: int, exact: bool, seed: int) -> tuple[tuple[float, ...], int, bool]:
+    """Value each of the ``candidates``' moves in one deal, as ``PythonDeals.values``
+    (``bones.ai.expert_deals``) does. The deal's hidden part is ``hands`` (int masks of tile
+    indices, one per seat) and the ``boneyard`` (in draw order, its first ``drawn`` tiles
+    drawn already); ``exact``: solve while it holds (else play out); ``seed`` seeds the
+    extension's generator, which breaks ties in playouts.
 
     For each move: play it, solve the rest exactly while ``exact`` holds (a solve past
     ``spec.node_limit`` nodes turns ``exact`` off for this and the later moves), else play
@@ -242,13 +217,13 @@ def evaluate(job: DealSearch) -> tuple[tuple[float, ...], int, bool]:
     solves). Raises ``ValueError`` or ``TypeError`` for an inconsistent position and
     ``RuntimeError`` without the extension.
     """
-    # unpacked as tuples: a search of a few microseconds should not pay for 14 lookups
-    candidates, hands, boneyard, drawn, exact, seed = job
+    # one unpacking and one call into C: the cheapest searches take about a microsecond
     spec, to_move, arms, spinner, waiting, placed, opening, status, moves = candidates
-    if spec.packed is None:
+    packed = spec.packed
+    if packed is None:
         raise RuntimeError(MISSING)
-    return _search.evaluate(spec.packed, hands, boneyard, drawn, to_move, arms, spinner,
-                            waiting, placed, opening, status, moves, exact, seed)
+    return _search.evaluate(packed, hands, boneyard, drawn, to_move, arms, spinner, waiting,
+                            placed, opening, status, moves, exact, seed)
 
 
 def sights(roots: int) -> _search.Sights:
@@ -262,10 +237,12 @@ def sights(roots: int) -> _search.Sights:
     return _search.Sights(roots)
 
 
-def evaluate_sights(job: SightsSearch) -> tuple[int, bool]:
-    """Value the bot's next ``job.depth`` turns after each of the candidate moves in one
-    deal, as what it will have seen then, adding them (times ``weight``) to ``into``
-    (``sights(len(moves))``).
+def evaluate_sights(candidates: Candidates, hands: Sequence[int], boneyard: Sequence[int],
+                    drawn: int, exact: bool, seed: int, budget: int, into: _search.Sights,
+                    weight: float, depth: int) -> tuple[int, bool]:
+    """Value the bot's next ``depth`` turns after each of the ``candidates``' moves in one
+    deal (given as for ``evaluate``), as what it will have seen then, adding them (times
+    ``weight``) to ``into`` (``sights(len(moves))``).
 
     For each move ``i``: play it, then follow the deal through the next ``depth`` turns on
     which ``spec.side`` plays (forced or chosen): draws and passes as they come, the other
@@ -285,10 +262,10 @@ def evaluate_sights(job: SightsSearch) -> tuple[int, bool]:
     caller's budget is so overrun by at most about one solve and one turn. The errors raised
     are as for ``evaluate``; after an error ``into`` may hold part of the deal.
     """
-    c = job.candidates
-    if c.spec.packed is None:
+    spec, to_move, arms, spinner, waiting, placed, opening, status, moves = candidates
+    packed = spec.packed
+    if packed is None:
         raise RuntimeError(MISSING)
-    return _search.evaluate_sights(c.spec.packed, job.hands, job.boneyard, job.drawn,
-                                   c.to_move, c.arms, c.spinner, c.waiting, c.placed,
-                                   c.opening, c.status, c.moves, job.exact, job.seed,
-                                   job.budget, job.into, job.weight, job.depth)
+    return _search.evaluate_sights(packed, hands, boneyard, drawn, to_move, arms, spinner,
+                                   waiting, placed, opening, status, moves, exact, seed,
+                                   budget, into, weight, depth)
