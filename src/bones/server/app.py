@@ -98,14 +98,15 @@ async def body(request: Request) -> dict[str, Any]:
     hub = hub_of(request)
     settings = hub.settings
     address = request.client.host if request.client is not None else "?"
-    buckets: dict[str, Bucket] = request.app.state.buckets
-    bucket = buckets.get(address)
-    if bucket is None:
-        if len(buckets) >= TRACKED:
-            buckets.clear()
-        bucket = buckets[address] = Bucket(settings.api_rate, settings.api_burst)
-    if not bucket.take():
-        raise ApiError(429, "too many requests; wait a moment")
+    if settings.api_rate is not None:
+        buckets: dict[str, Bucket] = request.app.state.buckets
+        bucket = buckets.get(address)
+        if bucket is None:
+            if len(buckets) >= TRACKED:
+                buckets.clear()
+            bucket = buckets[address] = Bucket(settings.api_rate, settings.api_burst)
+        if not bucket.take():
+            raise ApiError(429, "too many requests; wait a moment")
     data = bytearray()
     async for chunk in request.stream():
         data += chunk
