@@ -85,13 +85,14 @@ def wait_up(port: int, process: subprocess.Popen[bytes] | None, seconds: float =
 
 
 @contextlib.contextmanager
-def own_server(db: str | None, log: Path) -> Iterator[tuple[int, int]]:
-    """``bones serve`` from this checkout on a free port: its port and process id."""
+def own_server(db: str | None, log: Path, src: Path) -> Iterator[tuple[int, int]]:
+    """``bones serve`` from the source tree ``src`` on a free port: its port and process
+    id."""
     port = free_port()
     folder = tempfile.mkdtemp(prefix="bones-load-")
     url = db or f"sqlite:///{folder}/bones.db"
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(
-        [str(ROOT / "src"), *filter(None, [os.environ.get("PYTHONPATH")])])}
+        [str(src), *filter(None, [os.environ.get("PYTHONPATH")])])}
     with log.open("wb") as out:
         process = subprocess.Popen(
             [sys.executable, "-c", RUN, "serve", "--host", "127.0.0.1", "--port", str(port),
@@ -165,6 +166,8 @@ class Run:
     """What every client shares: the clock of the run, and what it measured."""
 
     think: float
+    #: What the sockets offer: ``"deflate"`` (as browsers do) or ``None``.
+    compression: str | None = "deflate"
     measuring: bool = False
     stopping: bool = False
     trips: list[float] = field(default_factory=list)
@@ -303,7 +306,8 @@ class Player:
 
     async def serve(self, url: str) -> None:
         try:
-            async with connect(url, max_size=2**20, open_timeout=60) as ws:
+            async with connect(url, max_size=2**20, open_timeout=60,
+                               compression=self.board.run.compression) as ws:
                 self.ws = ws
                 await ws.send(json.dumps({"type": "hello", "id": "h", "token": self.token}))
                 async for text in ws:
@@ -361,7 +365,7 @@ async def bench(args: argparse.Namespace, port: int, pid: int | None) -> int:
     seated = await seat_tables(args, port)
     print(f"{args.tables} tables made and {args.tables * args.seats} seats taken in "
           f"{time.perf_counter() - made:.1f} s", flush=True)
-    run = Run(args.think)
+    run = Run(args.think, None if args.compression == "none" else "deflate")
     rng = random.Random(args.seed)
     url = f"ws://127.0.0.1:{port}/ws"
     players = []
@@ -423,9 +427,10 @@ async def bench(args: argparse.Namespace, port: int, pid: int | None) -> int:
     print(f"server RSS: {mib(start_rss)} at start, {mib(seated_rss)} with the tables "
           f"seated, {mib(peak)} at most")
     if cpu_began is not None and cpu_end is not None:
-        print(f"server CPU: {cpu_end - cpu_began:.1f} s in {elapsed:.1f} s "
-              f"({(cpu_end - cpu_began) / elapsed:.0%} of a core); this benchmark's "
-              f"clients: {own:.1f} s ({own / elapsed:.0%})")
+        used = cpu_end - cpu_began
+        per = f", {used / len(trips) * 1000:.2f} ms a move" if trips else ""
+        print(f"server CPU: {used:.1f} s in {elapsed:.1f} s ({used / elapsed:.0%} of a "
+              f"core{per}); this benchmark's clients: {own:.1f} s ({own / elapsed:.0%})")
     print(f"load average at the end: {load_average()} ({os.cpu_count()} cores)")
     if run.errors:
         print(f"error frames: {len(run.errors)}, the first: {run.errors[0]}")
@@ -446,6 +451,9 @@ def main() -> int:
     stop.add_argument("--duration", type=float, default=30.0,
                       help="seconds to measure (30)")
     stop.add_argument("--moves", type=int, help="measure this many moves instead")
+    parser.add_argument("--compression", choices=("deflate", "none"), default="deflate",
+                        help="whether the clients offer permessage-deflate, as browsers do "
+                        "(deflate)")
     parser.add_argument("--every", type=float, default=5.0,
                         help="seconds between progress lines (5)")
     parser.add_argument("--seed", type=int, default=1, help="the clients' random plays")
@@ -455,13 +463,16 @@ def main() -> int:
     parser.add_argument("--pid", type=int, help="that server's process id, for its memory")
     parser.add_argument("--db", help="the database URL of the server this starts "
                         "(default: a new SQLite file in a temporary folder)")
+    parser.add_argument("--src", type=Path, default=ROOT / "src",
+                        help="the source tree of the server this starts (default this "
+                        "checkout's), to compare one version with another")
     parser.add_argument("--log", type=Path, default=Path(tempfile.gettempdir())
                         / "bones-load-server.log", help="where the server's log goes")
     args = parser.parse_args()
     if args.port is not None:
         wait_up(args.port, None)
         return asyncio.run(bench(args, args.port, args.pid))
-    with own_server(args.db, args.log) as (port, pid):
+    with own_server(args.db, args.log, args.src) as (port, pid):
         return asyncio.run(bench(args, port, pid))
 
 

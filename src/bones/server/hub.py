@@ -17,7 +17,7 @@ from bones.server.restore import restore
 from bones.server.round import Round
 from bones.server.settings import Settings
 from bones.server.spec import spec_from_json
-from bones.server.store import Store
+from bones.server.store import Append, Finished, LogRow, Store
 
 log = logging.getLogger("bones.server")
 
@@ -35,10 +35,45 @@ class Hub:
         self._loading: dict[int, asyncio.Lock] = {}
         self._db = anyio.CapacityLimiter(1)
         self._thinkers = anyio.CapacityLimiter(max(1, settings.workers))
+        #: Appends waiting for the next commit, and the task that commits them.
+        self._pending: list[tuple[Append, asyncio.Future[None]]] = []
+        self._flusher: asyncio.Task[None] | None = None
 
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
         """Run a ``Store`` method in the database's thread."""
         return await anyio.to_thread.run_sync(fn, *args, limiter=self._db)
+
+    async def append(self, table_id: int, rows: list[LogRow],
+                     new_game: tuple[int, int] | None = None,
+                     finished: Finished | None = None) -> None:
+        """Append rows to a table's log and commit them; returns once they are committed
+        (a client may then be told). What tables append while a commit is going on is
+        committed together next, in one transaction: one sync to disk for a whole batch of
+        moves, where a commit each would have them queue for a sync each."""
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._pending.append((Append(table_id, rows, new_game, finished), done))
+        if self._flusher is None:
+            self._flusher = asyncio.get_running_loop().create_task(self._flush())
+        await done
+
+    async def _flush(self) -> None:
+        """Commit what is waiting, batch after batch, until nothing is."""
+        try:
+            while self._pending:
+                batch, self._pending = self._pending, []
+                try:
+                    faults = await self.db(self.store.append_many, [a for a, _ in batch])
+                except Exception as exc:
+                    faults = [exc] * len(batch)
+                for (_, done), fault in zip(batch, faults, strict=True):
+                    if done.done():  # its table was closed meanwhile
+                        continue
+                    if fault is None:
+                        done.set_result(None)
+                    else:
+                        done.set_exception(fault)
+        finally:
+            self._flusher = None
 
     async def think(self, fn: Callable[..., T], *args: Any) -> T:
         """Run a bot's (or a hint's) thinking in the pool: the table's actor waits for it,
@@ -79,3 +114,5 @@ class Hub:
         for live in list(self.rounds.values()):
             await live.close()
         self.rounds.clear()
+        if self._flusher is not None:  # what is being committed is let finish
+            await asyncio.gather(self._flusher, return_exceptions=True)

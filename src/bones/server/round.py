@@ -67,6 +67,9 @@ class Services(Protocol):
 
     def db(self, fn: Callable[..., T], *args: Any) -> Awaitable[T]: ...
 
+    def append(self, table_id: int, rows: list[LogRow], new_game: tuple[int, int] | None,
+               finished: Finished | None) -> Awaitable[None]: ...
+
     def think(self, fn: Callable[..., T], *args: Any) -> Awaitable[T]: ...
 
 
@@ -629,8 +632,7 @@ class Round:
         rows = [LogRow(self.seq + n, self.game_no, item.kind, item.data)
                 for n, item in enumerate(items, 1)]
         try:
-            await self.services.db(self.services.store.append, self.id, rows, new_game,
-                                   finished)
+            await self.services.append(self.id, rows, new_game, finished)
         except Exception as exc:
             self.broken = f"{type(exc).__name__}: {exc}"
             log.error("table %d: could not save; reloading it from its log (%s)", self.id,

@@ -140,6 +140,17 @@ class Finished:
     record: str
 
 
+@dataclass(frozen=True, slots=True)
+class Append:
+    """What one table appends in one go: rows of its log, with the start of a game (its
+    number and seed) or the end of one."""
+
+    table_id: int
+    rows: list[LogRow]
+    new_game: tuple[int, int] | None = None
+    finished: Finished | None = None
+
+
 def make_engine(url: str) -> Engine:
     """An engine for ``url``; SQLite waits for a lock rather than failing at once, writes
     ahead (readers never block the writer) and syncs every commit to disk."""
@@ -226,16 +237,30 @@ class Store:
         """Append ``rows`` to the table's log in one transaction, with the start of a game
         (its number and seed) or the end of one (its result and record)."""
         with self.engine.begin() as db:
-            if new_game is not None:
-                db.execute(insert(games).values(table_id=table_id, number=new_game[0],
-                                                seed=new_game[1], started=now()))
-            _append(db, table_id, rows)
-            if finished is not None:
-                db.execute(update(games)
-                           .where(games.c.table_id == table_id,
-                                  games.c.number == finished.number)
-                           .values(ended=finished.ended, result=json.dumps(finished.result),
-                                   record=finished.record))
+            _write(db, Append(table_id, list(rows), new_game, finished))
+
+    def append_many(self, appends: Sequence[Append]) -> list[Exception | None]:
+        """Commit what several tables append in one transaction: one sync to disk for all
+        of them, where each in its own would wait for a sync of its own. Should that
+        transaction fail, each is tried again in a transaction of its own, so one table's
+        bad rows fail only that table. Each one's fault, or ``None`` once committed."""
+        try:
+            with self.engine.begin() as db:
+                for one in appends:
+                    _write(db, one)
+            return [None] * len(appends)
+        except Exception:
+            if len(appends) == 1:
+                raise
+        faults: list[Exception | None] = []
+        for one in appends:
+            try:
+                with self.engine.begin() as db:
+                    _write(db, one)
+                faults.append(None)
+            except Exception as exc:
+                faults.append(exc)
+        return faults
 
     def load(self, table_id: int) -> Loaded | None:
         """Everything stored of a table, or ``None`` if there is no such table."""
@@ -291,6 +316,19 @@ class Store:
                               .where(games.c.table_id == table_id,
                                      games.c.number == number)).scalar()
         return str(text) if text is not None else None
+
+
+def _write(db: Connection, one: Append) -> None:
+    if one.new_game is not None:
+        db.execute(insert(games).values(table_id=one.table_id, number=one.new_game[0],
+                                        seed=one.new_game[1], started=now()))
+    _append(db, one.table_id, one.rows)
+    if one.finished is not None:
+        db.execute(update(games)
+                   .where(games.c.table_id == one.table_id,
+                          games.c.number == one.finished.number)
+                   .values(ended=one.finished.ended, result=json.dumps(one.finished.result),
+                           record=one.finished.record))
 
 
 def _append(db: Connection, table_id: int, rows: Iterable[LogRow]) -> None:
