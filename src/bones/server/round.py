@@ -37,7 +37,7 @@ from bones.table import seeds
 from bones.table.advice import hint
 from bones.table.events import Event, GameEnded, HandDealt, HandEnded, Moved, Undone
 from bones.table.resume import deals_after
-from bones.table.seats import Seating
+from bones.table.seats import HUMAN, Seating
 from bones.table.table import Table
 from bones.table.wire import event_json, view_json
 
@@ -244,13 +244,15 @@ class Round:
             return None
         return view_json(observe(game, seat) if seat is not None else spectate(game))
 
-    def _frame(self, entry: Entry, seat: int | None, status: dict[str, Any]) -> str:
+    def _frame(self, entry: Entry, seat: int | None, status: str) -> str:
+        """A committed row's frame for ``seat``. ``status`` is already JSON text: the same
+        for every socket, it is encoded once, not once a socket."""
         if entry.event is None:
-            return dumps({"type": "status", "seq": entry.seq, "status": status})
+            return f'{{"type":"status","seq":{entry.seq},"status":{status}}}'
         event = event_json(entry.event, seat)
         event["seq"] = entry.seq
-        return dumps({"type": "event", "seq": entry.seq, "event": event,
-                      "view": self._view(entry.game, seat), "status": status})
+        return (f'{{"type":"event","seq":{entry.seq},"event":{dumps(event)},'
+                f'"view":{dumps(self._view(entry.game, seat))},"status":{status}}}')
 
     def _state(self, seat: int | None) -> str:
         """Everything a client needs to draw the table now."""
@@ -274,7 +276,7 @@ class Round:
 
     def _send(self, entry: Entry) -> None:
         """Send a committed row to every socket, each its own seat's frame."""
-        status = self.status(entry.game)
+        status = dumps(self.status(entry.game))
         built: dict[int | None, str] = {}
         for conn in list(self.conns):
             if conn.seat not in built:
@@ -304,7 +306,7 @@ class Round:
                 last == self.seq or (missed and missed[0].seq == last + 1))
             if caught_up:
                 for entry in missed:
-                    conn.send(self._frame(entry, conn.seat, self.status(entry.game)))
+                    conn.send(self._frame(entry, conn.seat, dumps(self.status(entry.game))))
                 conn.send(dumps({"type": "status", "seq": self.seq, "status": self.status()}))
             else:
                 conn.send(self._state(conn.seat))
@@ -498,7 +500,7 @@ class Round:
             seat = table.waiting
             if seat is None:
                 self._stop_timer()
-                events = await self.services.think(table.advance)
+                events = await self._advance(table)
                 await self._apply(game, events, paced=True)
                 continue
             table.advance()  # a person's turn: nothing to make, but the table notes it
@@ -510,6 +512,14 @@ class Round:
             self._start_timer(("turn", self.game_no, len(game.hands),
                                len(game.hands[-1].moves), seat))
             return
+
+    async def _advance(self, table: Table) -> list[Event]:
+        """The bots' moves and the forced ones due. A bot thinks in the pool, so other
+        tables go on; at a table of persons only nothing thinks (the moves are forced
+        draws and passes), and they are made here, without a round trip to a thread."""
+        if all(kind == HUMAN for kind in self.spec.kinds):
+            return table.advance()
+        return await self.services.think(table.advance)
 
     async def _pause(self) -> None:
         if self.settings.pace > 0:
