@@ -35,6 +35,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import math
 import os
 import random
 import socket
@@ -395,9 +396,9 @@ async def bench(args: argparse.Namespace, port: int, pid: int | None) -> int:
         peak = max(peak, rss_kib(pid) or 0)
         if now - shown >= args.every:
             count = len(run.trips)
-            print(f"  {now - began:5.1f} s: {count} moves ({(count - last_count) / (now - shown):.0f}"
-                  f"/s), {figures(run.trips)}, server RSS {mib(rss_kib(pid))}, load "
-                  f"{load_average()}", flush=True)
+            rate = (count - last_count) / (now - shown)
+            print(f"  {now - began:5.1f} s: {count} moves ({rate:.0f}/s), {figures(run.trips)}, "
+                  f"server RSS {mib(rss_kib(pid))}, load {load_average()}", flush=True)
             shown, last_count = now, count
         if run.enough(args.moves) or (args.moves is None and now - began >= args.duration):
             break
@@ -439,25 +440,52 @@ async def bench(args: argparse.Namespace, port: int, pid: int | None) -> int:
     return 1 if run.errors or run.closed or not trips else 0
 
 
+def whole(least: int, most: int | None = None) -> Any:
+    def read(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < least or (most is not None and value > most):
+            raise argparse.ArgumentTypeError(
+                f"must be at least {least}" if most is None else f"must be {least} to {most}")
+        return value
+    return read
+
+
+def seconds(zero: bool) -> Any:
+    def read(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+        if not math.isfinite(value) or value < 0 or (value == 0 and not zero):
+            raise argparse.ArgumentTypeError("must be 0 seconds or more" if zero
+                                             else "must be more than 0 seconds")
+        return value
+    return read
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--tables", type=int, default=200, help="tables at once (200)")
-    parser.add_argument("--seats", type=int, default=4, help="persons at each table (4)")
+    parser.add_argument("--tables", type=whole(1), default=200, help="tables at once (200)")
+    parser.add_argument("--seats", type=whole(2, 8), default=4,
+                        help="persons at each table (4)")
     parser.add_argument("--rules", default="block",
                         help="the preset played (block; draw, ...), with --seats players")
-    parser.add_argument("--think", type=float, default=1.0,
+    parser.add_argument("--think", type=seconds(zero=True), default=1.0,
                         help="seconds a person takes before a move, on average (1.0)")
     stop = parser.add_mutually_exclusive_group()
-    stop.add_argument("--duration", type=float, default=30.0,
+    stop.add_argument("--duration", type=seconds(zero=False), default=30.0,
                       help="seconds to measure (30)")
-    stop.add_argument("--moves", type=int, help="measure this many moves instead")
+    stop.add_argument("--moves", type=whole(1), help="measure this many moves instead")
     parser.add_argument("--compression", choices=("deflate", "none"), default="deflate",
                         help="whether the clients offer permessage-deflate, as browsers do "
                         "(deflate)")
-    parser.add_argument("--every", type=float, default=5.0,
+    parser.add_argument("--every", type=seconds(zero=False), default=5.0,
                         help="seconds between progress lines (5)")
     parser.add_argument("--seed", type=int, default=1, help="the clients' random plays")
-    parser.add_argument("--port", type=int,
+    parser.add_argument("--port", type=whole(1, 65535),
                         help="a running server's port (started with --api-rate off) "
                         "instead of starting one")
     parser.add_argument("--pid", type=int, help="that server's process id, for its memory")

@@ -288,6 +288,7 @@ def create_app(settings: Settings) -> Starlette:
         await anyio.to_thread.run_sync(migrate.upgrade, engine)
         store = Store(engine)
         hub = Hub(store, settings)
+        hub.start()
         app.state.hub = hub
         app.state.buckets = {}
         try:

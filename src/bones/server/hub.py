@@ -1,11 +1,13 @@
-"""Every live table of the server, taken up from the database when first asked for, and the
-threads the tables share: one for the database (SQLite has one writer; the event loop
-never waits on a disk) and a pool for the bots' thinking and hints."""
+"""Every live table of the server, taken up from the database when first asked for and
+dropped from memory when it has sat idle a while, and the threads the tables share: one
+for the database (SQLite has one writer; the event loop never waits on a disk) and a pool
+for the bots' thinking and hints."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -28,10 +30,16 @@ class Hub:
     """The tables. Made inside the running server (its thread limiters belong to the event
     loop)."""
 
-    def __init__(self, store: Store, settings: Settings) -> None:
+    def __init__(self, store: Store, settings: Settings,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.store = store
         self.settings = settings
+        #: What idle time is measured by (a test may turn it by hand).
+        self.clock = clock
         self.rounds: dict[int, Round] = {}
+        #: When each live table was first found idle, since it last was not.
+        self._quiet: dict[int, float] = {}
+        self._sweeper: asyncio.Task[None] | None = None
         self._loading: dict[int, asyncio.Lock] = {}
         self._db = anyio.CapacityLimiter(1)
         self._thinkers = anyio.CapacityLimiter(max(1, settings.workers))
@@ -84,6 +92,7 @@ class Hub:
         """The live table ``table_id``, taken up from its log if it is not live (or could
         not save, and must be taken up again); ``None`` if there is no such table or its
         log cannot be replayed (said in the server's log)."""
+        self._quiet.pop(table_id, None)  # asked for: not idle
         live = self.rounds.get(table_id)
         if live is not None and live.broken is None:
             return live
@@ -110,7 +119,62 @@ class Hub:
         live.kick()  # a bot to move, a timer to start: the table goes on where it stood
         return live
 
+    # -- idle tables ----------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Look for idle tables every so often (a quarter of the idle time, at least every
+        minute), while the server runs."""
+        idle = self.settings.idle_seconds
+        if idle is None or self._sweeper is not None:
+            return
+        every = min(60.0, max(0.05, idle / 4))
+
+        async def sweep() -> None:
+            while True:
+                await asyncio.sleep(every)
+                await self.evict_idle()
+
+        self._sweeper = asyncio.get_running_loop().create_task(sweep())
+
+    def idle(self, live: Round) -> bool:
+        """Whether a table is idle now: no socket connected, no bot's or forced move, deal
+        or turn timer under way (each is one of its tasks), nothing holding its lock."""
+        return not live.conns and not live.tasks and not live.lock.locked()
+
+    async def evict_idle(self) -> list[int]:
+        """Drop from memory every table that has been idle for ``settings.idle_seconds``
+        (since it was first found idle, by ``clock``); the ids dropped. Everything of a
+        table is in its log, so the next client or request that asks for one takes it up
+        again from there (``round``), as after a restart."""
+        most = self.settings.idle_seconds
+        if most is None:
+            return []
+        now = self.clock()
+        dropped = []
+        for table_id, live in list(self.rounds.items()):
+            if not self.idle(live):
+                self._quiet.pop(table_id, None)
+                continue
+            since = self._quiet.setdefault(table_id, now)
+            if now - since >= most:
+                dropped.append(live)
+                del self.rounds[table_id]
+                del self._quiet[table_id]
+                lock = self._loading.get(table_id)
+                if lock is not None and not lock.locked():
+                    del self._loading[table_id]
+        for live in dropped:
+            await live.close()
+        if dropped:
+            log.info("%d idle table(s) dropped from memory; %d live", len(dropped),
+                     len(self.rounds))
+        return [live.id for live in dropped]
+
     async def close(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            await asyncio.gather(self._sweeper, return_exceptions=True)
+            self._sweeper = None
         for live in list(self.rounds.values()):
             await live.close()
         self.rounds.clear()

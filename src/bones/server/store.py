@@ -246,8 +246,7 @@ class Store:
         bad rows fail only that table. Each one's fault, or ``None`` once committed."""
         try:
             with self.engine.begin() as db:
-                for one in appends:
-                    _write(db, one)
+                _write_many(db, appends)
             return [None] * len(appends)
         except Exception:
             if len(appends) == 1:
@@ -319,20 +318,31 @@ class Store:
 
 
 def _write(db: Connection, one: Append) -> None:
-    if one.new_game is not None:
-        db.execute(insert(games).values(table_id=one.table_id, number=one.new_game[0],
-                                        seed=one.new_game[1], started=now()))
-    _append(db, one.table_id, one.rows)
-    if one.finished is not None:
-        db.execute(update(games)
-                   .where(games.c.table_id == one.table_id,
-                          games.c.number == one.finished.number)
-                   .values(ended=one.finished.ended, result=json.dumps(one.finished.result),
-                           record=one.finished.record))
+    _write_many(db, [one])
+
+
+def _write_many(db: Connection, appends: Sequence[Append]) -> None:
+    """Every table's new games, then all their rows in one statement (one round trip to
+    the database, however many tables), then their finished games."""
+    started = [{"table_id": one.table_id, "number": one.new_game[0],
+                "seed": one.new_game[1], "started": now()}
+               for one in appends if one.new_game is not None]
+    if started:
+        db.execute(insert(games), started)
+    at = now()
+    values = [{"table_id": one.table_id, "seq": r.seq, "game": r.game, "kind": r.kind,
+               "data": json.dumps(r.data), "at": at} for one in appends for r in one.rows]
+    if values:
+        db.execute(insert(log), values)
+    for one in appends:
+        if one.finished is not None:
+            db.execute(update(games)
+                       .where(games.c.table_id == one.table_id,
+                              games.c.number == one.finished.number)
+                       .values(ended=one.finished.ended,
+                               result=json.dumps(one.finished.result),
+                               record=one.finished.record))
 
 
 def _append(db: Connection, table_id: int, rows: Iterable[LogRow]) -> None:
-    values = [{"table_id": table_id, "seq": r.seq, "game": r.game, "kind": r.kind,
-               "data": json.dumps(r.data), "at": now()} for r in rows]
-    if values:
-        db.execute(insert(log), values)
+    _write_many(db, [Append(table_id, list(rows))])
