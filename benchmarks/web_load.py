@@ -41,6 +41,7 @@ import json
 import math
 import os
 import random
+import shutil
 import socket
 import statistics
 import subprocess
@@ -93,7 +94,7 @@ def own_server(db: str | None, log: Path, src: Path) -> Iterator[tuple[int, int]
     """``bones serve`` from the source tree ``src`` on a free port: its port and process
     id."""
     port = free_port()
-    folder = tempfile.mkdtemp(prefix="bones-load-")
+    folder = tempfile.mkdtemp(prefix="bones-load-")  # removed at the end
     url = db or f"sqlite:///{folder}/bones.db"
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(
         [str(src), *filter(None, [os.environ.get("PYTHONPATH")])])}
@@ -112,6 +113,7 @@ def own_server(db: str | None, log: Path, src: Path) -> Iterator[tuple[int, int]
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(15)
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def rss_kib(pid: int | None) -> int | None:
