@@ -102,14 +102,15 @@ async def body(request: Request, most_bytes: int | None = None) -> dict[str, Any
     settings = hub.settings
     limit = settings.body_bytes if most_bytes is None else most_bytes
     address = request.client.host if request.client is not None else "?"
-    buckets: dict[str, Bucket] = request.app.state.buckets
-    bucket = buckets.get(address)
-    if bucket is None:
-        if len(buckets) >= TRACKED:
-            buckets.clear()
-        bucket = buckets[address] = Bucket(settings.api_rate, settings.api_burst)
-    if not bucket.take():
-        raise ApiError(429, "too many requests; wait a moment")
+    if settings.api_rate is not None:
+        buckets: dict[str, Bucket] = request.app.state.buckets
+        bucket = buckets.get(address)
+        if bucket is None:
+            if len(buckets) >= TRACKED:
+                buckets.clear()
+            bucket = buckets[address] = Bucket(settings.api_rate, settings.api_burst)
+        if not bucket.take():
+            raise ApiError(429, "too many requests; wait a moment")
     data = bytearray()
     async for chunk in request.stream():
         data += chunk
@@ -368,6 +369,7 @@ def create_app(settings: Settings) -> Starlette:
         await anyio.to_thread.run_sync(migrate.upgrade, engine)
         store = Store(engine)
         hub = Hub(store, settings)
+        hub.start()
         app.state.hub = hub
         app.state.buckets = {}
         app.state.viewer = Viewer()

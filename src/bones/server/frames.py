@@ -117,14 +117,18 @@ def _check_hello(fields: dict[str, Any]) -> None:
         raise FrameError("last is the last sequence number the client has, a whole number")
 
 
-_ESCAPES = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026"})
+#: One encoder for every frame (``json.dumps`` with separators builds one a call).
+_JSON = json.JSONEncoder(separators=(",", ":"))
 
 
 def dumps(doc: object) -> str:
     """JSON text with ``<``, ``>``, ``&`` and every character past ASCII escaped: the same
     document to a JSON reader, never markup, and always sendable (a lone surrogate that a
     client's own escapes made stays an escape)."""
-    return json.dumps(doc, separators=(",", ":")).translate(_ESCAPES)
+    # str.replace scans in C at memchr speed; str.translate with a mapping to longer
+    # strings looks up every character, and every frame to every socket passes here
+    return _JSON.encode(doc).replace("<", "\\u003c").replace(">", "\\u003e") \
+        .replace("&", "\\u0026")
 
 
 @dataclass(slots=True)

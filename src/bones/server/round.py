@@ -38,7 +38,7 @@ from bones.table.advice import hint
 from bones.table.events import Event, GameEnded, HandDealt, HandEnded, Moved, Undone
 from bones.table.fair import FIELD, SCHEME, FairDealer, FairSeeds, commitment, fair_json
 from bones.table.resume import deals_after
-from bones.table.seats import Seating
+from bones.table.seats import HUMAN, Seating
 from bones.table.table import Dealer, Table
 from bones.table.wire import event_json, view_json
 
@@ -67,6 +67,9 @@ class Services(Protocol):
     store: Store
 
     def db(self, fn: Callable[..., T], *args: Any) -> Awaitable[T]: ...
+
+    def append(self, table_id: int, rows: list[LogRow], new_game: tuple[int, int] | None,
+               finished: Finished | None) -> Awaitable[None]: ...
 
     def think(self, fn: Callable[..., T], *args: Any) -> Awaitable[T]: ...
 
@@ -285,13 +288,15 @@ class Round:
             return None
         return view_json(observe(game, seat) if seat is not None else spectate(game))
 
-    def _frame(self, entry: Entry, seat: int | None, status: dict[str, Any]) -> str:
+    def _frame(self, entry: Entry, seat: int | None, status: str) -> str:
+        """A committed row's frame for ``seat``. ``status`` is already JSON text: the same
+        for every socket, it is encoded once, not once a socket."""
         if entry.event is None:
-            return dumps({"type": "status", "seq": entry.seq, "status": status})
+            return f'{{"type":"status","seq":{entry.seq},"status":{status}}}'
         event = event_json(entry.event, seat)
         event["seq"] = entry.seq
-        return dumps({"type": "event", "seq": entry.seq, "event": event,
-                      "view": self._view(entry.game, seat), "status": status})
+        return (f'{{"type":"event","seq":{entry.seq},"event":{dumps(event)},'
+                f'"view":{dumps(self._view(entry.game, seat))},"status":{status}}}')
 
     def _state(self, seat: int | None) -> str:
         """Everything a client needs to draw the table now."""
@@ -315,7 +320,7 @@ class Round:
 
     def _send(self, entry: Entry) -> None:
         """Send a committed row to every socket, each its own seat's frame."""
-        status = self.status(entry.game)
+        status = dumps(self.status(entry.game))
         built: dict[int | None, str] = {}
         for conn in list(self.conns):
             if conn.seat not in built:
@@ -345,7 +350,7 @@ class Round:
                 last == self.seq or (missed and missed[0].seq == last + 1))
             if caught_up:
                 for entry in missed:
-                    conn.send(self._frame(entry, conn.seat, self.status(entry.game)))
+                    conn.send(self._frame(entry, conn.seat, dumps(self.status(entry.game))))
                 conn.send(dumps({"type": "status", "seq": self.seq, "status": self.status()}))
             else:
                 conn.send(self._state(conn.seat))
@@ -544,7 +549,7 @@ class Round:
             seat = table.waiting
             if seat is None:
                 self._stop_timer()
-                events = await self.services.think(table.advance)
+                events = await self._advance(table)
                 await self._apply(game, events, paced=True)
                 continue
             table.advance()  # a person's turn: nothing to make, but the table notes it
@@ -556,6 +561,14 @@ class Round:
             self._start_timer(("turn", self.game_no, len(game.hands),
                                len(game.hands[-1].moves), seat))
             return
+
+    async def _advance(self, table: Table) -> list[Event]:
+        """The bots' moves and the forced ones due. A bot thinks in the pool, so other
+        tables go on; at a table of persons only nothing thinks (the moves are forced
+        draws and passes), and they are made here, without a round trip to a thread."""
+        if all(kind == HUMAN for kind in self.spec.kinds):
+            return table.advance()
+        return await self.services.think(table.advance)
 
     async def _pause(self) -> None:
         if self.settings.pace > 0:
@@ -678,8 +691,7 @@ class Round:
         rows = [LogRow(self.seq + n, self.game_no, item.kind, item.data)
                 for n, item in enumerate(items, 1)]
         try:
-            await self.services.db(self.services.store.append, self.id, rows, new_game,
-                                   finished)
+            await self.services.append(self.id, rows, new_game, finished)
         except Exception as exc:
             self.broken = f"{type(exc).__name__}: {exc}"
             log.error("table %d: could not save; reloading it from its log (%s)", self.id,

@@ -34,9 +34,15 @@ class Settings:
     send_queue: int = 512
     #: The largest request body of the JSON API, in bytes.
     body_bytes: int = 16384
-    #: Requests a second each client address may make of the JSON API, and its burst.
-    api_rate: float = 2.0
+    #: Requests a second each client address may make of the JSON API, and its burst;
+    #: ``None``: no limit (``bones serve --api-rate off``), for a load test that makes
+    #: hundreds of tables from one address, or a server behind a proxy that limits.
+    api_rate: float | None = 2.0
     api_burst: int = 30
     #: The folder of the server's own files besides the database (the fair-deal key,
     #: ``bones.server.fairplay``); ``None``: the SQLite file's folder.
     data: str | None = None
+    #: Seconds a live table may sit idle (no socket connected, no bot move or timer
+    #: running) before it is dropped from memory; the next client to ask for it takes it
+    #: up again from its log. ``None``: kept until the server stops.
+    idle_seconds: float | None = 600.0

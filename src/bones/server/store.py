@@ -140,6 +140,17 @@ class Finished:
     record: str
 
 
+@dataclass(frozen=True, slots=True)
+class Append:
+    """What one table appends in one go: rows of its log, with the start of a game (its
+    number and seed) or the end of one."""
+
+    table_id: int
+    rows: list[LogRow]
+    new_game: tuple[int, int] | None = None
+    finished: Finished | None = None
+
+
 def make_engine(url: str) -> Engine:
     """An engine for ``url``; SQLite waits for a lock rather than failing at once, writes
     ahead (readers never block the writer) and syncs every commit to disk."""
@@ -226,16 +237,29 @@ class Store:
         """Append ``rows`` to the table's log in one transaction, with the start of a game
         (its number and seed) or the end of one (its result and record)."""
         with self.engine.begin() as db:
-            if new_game is not None:
-                db.execute(insert(games).values(table_id=table_id, number=new_game[0],
-                                                seed=new_game[1], started=now()))
-            _append(db, table_id, rows)
-            if finished is not None:
-                db.execute(update(games)
-                           .where(games.c.table_id == table_id,
-                                  games.c.number == finished.number)
-                           .values(ended=finished.ended, result=json.dumps(finished.result),
-                                   record=finished.record))
+            _write(db, Append(table_id, list(rows), new_game, finished))
+
+    def append_many(self, appends: Sequence[Append]) -> list[Exception | None]:
+        """Commit what several tables append in one transaction: one sync to disk for all
+        of them, where each in its own would wait for a sync of its own. Should that
+        transaction fail, each is tried again in a transaction of its own, so one table's
+        bad rows fail only that table. Each one's fault, or ``None`` once committed."""
+        try:
+            with self.engine.begin() as db:
+                _write_many(db, appends)
+            return [None] * len(appends)
+        except Exception:
+            if len(appends) == 1:
+                raise
+        faults: list[Exception | None] = []
+        for one in appends:
+            try:
+                with self.engine.begin() as db:
+                    _write(db, one)
+                faults.append(None)
+            except Exception as exc:
+                faults.append(exc)
+        return faults
 
     def load(self, table_id: int) -> Loaded | None:
         """Everything stored of a table, or ``None`` if there is no such table."""
@@ -293,8 +317,32 @@ class Store:
         return str(text) if text is not None else None
 
 
-def _append(db: Connection, table_id: int, rows: Iterable[LogRow]) -> None:
-    values = [{"table_id": table_id, "seq": r.seq, "game": r.game, "kind": r.kind,
-               "data": json.dumps(r.data), "at": now()} for r in rows]
+def _write(db: Connection, one: Append) -> None:
+    _write_many(db, [one])
+
+
+def _write_many(db: Connection, appends: Sequence[Append]) -> None:
+    """Every table's new games, then all their rows in one statement (one round trip to
+    the database, however many tables), then their finished games."""
+    started = [{"table_id": one.table_id, "number": one.new_game[0],
+                "seed": one.new_game[1], "started": now()}
+               for one in appends if one.new_game is not None]
+    if started:
+        db.execute(insert(games), started)
+    at = now()
+    values = [{"table_id": one.table_id, "seq": r.seq, "game": r.game, "kind": r.kind,
+               "data": json.dumps(r.data), "at": at} for one in appends for r in one.rows]
     if values:
         db.execute(insert(log), values)
+    for one in appends:
+        if one.finished is not None:
+            db.execute(update(games)
+                       .where(games.c.table_id == one.table_id,
+                              games.c.number == one.finished.number)
+                       .values(ended=one.finished.ended,
+                               result=json.dumps(one.finished.result),
+                               record=one.finished.record))
+
+
+def _append(db: Connection, table_id: int, rows: Iterable[LogRow]) -> None:
+    _write_many(db, [Append(table_id, list(rows))])
