@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import signal
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -29,11 +30,11 @@ from typing import Any
 
 import pytest
 
+import browsers
 from test_server_process import post, serving
 
 pytestmark = pytest.mark.timeout(180)
 
-CHROMIUM = os.environ.get("BONES_CHROMIUM", "/usr/bin/chromium")
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 375, "height": 740}
 #: Short hands that often offer a tile two arms: a double-three set, three tiles each,
@@ -89,35 +90,12 @@ RECORD_LIVE = """
 """
 
 
-def _unavailable() -> str | None:
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        return "Playwright for Python is not installed (pip install -e '.[dev]')"
-    if not os.access(CHROMIUM, os.X_OK):
-        return f"no Chromium at {CHROMIUM} (apt-get install chromium, or set BONES_CHROMIUM)"
-    return None
-
-
 @pytest.fixture(scope="module")
 def chromium() -> Iterator[Any]:
     """One headless Chromium for the module; each test opens its own contexts (a context
     is a browser profile of its own: its own localStorage, so its own seats)."""
-    reason = _unavailable()
-    if reason is not None:
-        if os.environ.get("BONES_REQUIRE_BROWSER") == "1" or os.environ.get("CI"):
-            pytest.fail(f"browser tests required here: {reason}")
-        pytest.skip(reason)
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=CHROMIUM, headless=True,
-            args=["--no-sandbox", "--disable-background-networking"])
-        try:
-            yield chromium
-        finally:
-            chromium.close()
+    with browsers.chromium() as browser:
+        yield browser
 
 
 @pytest.fixture(scope="module")
@@ -566,3 +544,37 @@ def test_the_keyboards_focus_stays_in_the_hand_while_the_table_moves(
             page.wait_for_function(f"n => {LOG}.length > n", arg=before, timeout=WAIT)
             plays += 1
         assert plays >= 2 or hand_over(page).is_visible()
+
+
+def test_a_page_reconnects_by_itself_to_a_server_killed_and_started_again(
+        chromium: Any, tmp_path: Path) -> None:
+    """The server is killed with SIGKILL in the middle of a hand and started again on the
+    same database and port: the page, left alone, comes back to the same seat, tiles and
+    log, and the hand goes on from there."""
+    db, log = tmp_path / "bones.db", tmp_path / "serve.log"
+    with person(chromium) as page:
+        with serving(db, log) as (server, port):
+            site = f"http://127.0.0.1:{port}"
+            made = make_table(site, ["human", "greedy"], {"preset": "block", "target": 500})
+            join(page, site + made["links"]["join"], "Kit")
+            deadline = time.monotonic() + 30
+            while not (len(moves(page)) >= 2 and playable(page)):
+                assert time.monotonic() < deadline, moves(page)
+                if hand_over(page).is_visible():
+                    page.get_by_role("button", name="Deal the next hand").click()
+                    page.wait_for_function(f"() => !({OVER})")
+                elif len(moves(page)) >= 2 or click_turn(page, "Kit") is None:
+                    page.wait_for_timeout(30)
+            before = {"tiles": held(page), "log": moves(page)}
+            server.send_signal(signal.SIGKILL)
+            server.wait(10)
+        # the page says the table is gone, and keeps trying while nothing listens
+        lost = page.get_by_role("alert").filter(has_text="connection to the table was lost")
+        lost.wait_for(timeout=WAIT)
+        page.wait_for_timeout(1500)  # a try or two that finds nothing
+        with serving(db, log, port):
+            lost.wait_for(state="hidden", timeout=30_000)  # answered again
+            assert held(page) == before["tiles"] and moves(page) == before["log"]
+            assert playable(page)  # still the seat's turn
+            assert click_turn(page, "Kit") is not None  # and the hand goes on
+    assert "Traceback" not in log.read_text()

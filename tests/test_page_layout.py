@@ -5,23 +5,19 @@ halves that touch show the same number all the way to each open end.
 
 The module is pure geometry, so the test loads it into a blank page (served from the
 package's static folder by Playwright's router, no server) and asks it where each tile lies.
-Chromium is required in CI (``CI`` set); elsewhere the test is skipped, saying why, when
-Playwright or a Chromium (the machine's, ``BONES_CHROMIUM``, or Playwright's own) is
-missing.
+Where there is no browser the test is skipped, saying why, unless browser tests are
+required there, as in CI (``tests/browsers.py``).
 """
 
 from __future__ import annotations
 
 import itertools
 import json
-import os
 import random
-import shutil
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
-import pytest
-
+import browsers
 from bones.ai.levels import make_bot
 from bones.engine.game import new_game, play_unchecked, start_hand
 from bones.engine.rules import PRESETS
@@ -38,31 +34,9 @@ WIDTHS = (343, 600, 1070)
 EPS = 0.01
 
 
-def chromium() -> str | None:
-    """A Chromium on this machine, or ``None``: Playwright's own then (``playwright install
-    chromium``)."""
-    for path in (os.environ.get("BONES_CHROMIUM"), shutil.which("chromium"), "/usr/bin/chromium",
-                 shutil.which("chromium-browser"), shutil.which("google-chrome")):
-        if path and Path(path).exists():
-            return path
-    return None
-
-
-def skip_or_fail(why: str) -> NoReturn:
-    """Where there is no browser the test says so and is skipped; in CI (``CI`` set) it
-    fails, since the page must be tested there."""
-    if os.environ.get("CI"):
-        pytest.fail(f"CI needs {why}")
-    pytest.skip(f"needs {why}")
-
-
 def run_in_chromium(script: str, arg: Any) -> Any:
     """``script`` (an async arrow function of ``arg``) run in a blank page that can import
     ``/static/js/...``."""
-    try:
-        from playwright.sync_api import Error, sync_playwright
-    except ImportError:
-        skip_or_fail("Playwright for Python (the dev extra) to run the page's modules")
 
     def serve(route: Any) -> None:
         name = route.request.url.removeprefix(ORIGIN)
@@ -75,22 +49,11 @@ def run_in_chromium(script: str, arg: Any) -> Any:
             return
         route.fulfill(status=200, content_type="text/javascript", body=file.read_text())
 
-    path = chromium()
-    with sync_playwright() as p:
-        try:
-            browser = p.chromium.launch(
-                **({"executable_path": path} if path else {}), headless=True,
-                args=["--no-sandbox", "--disable-background-networking"])
-        except Error as error:
-            skip_or_fail(f"Chromium (set BONES_CHROMIUM, or playwright install chromium): "
-                         f"{str(error).splitlines()[0]}")
-        try:
-            page = browser.new_page()
-            page.route(f"{ORIGIN}/**", serve)
-            page.goto(f"{ORIGIN}/")
-            return page.evaluate(script, arg)
-        finally:
-            browser.close()
+    with browsers.chromium() as browser:
+        page = browser.new_page()
+        page.route(f"{ORIGIN}/**", serve)
+        page.goto(f"{ORIGIN}/")
+        return page.evaluate(script, arg)
 
 
 # -- layouts ---------------------------------------------------------------------------------

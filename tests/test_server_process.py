@@ -48,9 +48,11 @@ def post(port: int, path: str, body: dict[str, Any]) -> dict[str, Any]:
 
 
 @contextlib.contextmanager
-def serving(db: Path, log: Path) -> Iterator[tuple[subprocess.Popen[bytes], int]]:
-    """``bones serve`` on ``db``, on a free port, until the block ends (or it is killed)."""
-    port = free_port()
+def serving(db: Path, log: Path, port: int | None = None,
+            ) -> Iterator[tuple[subprocess.Popen[bytes], int]]:
+    """``bones serve`` on ``db``, on ``port`` (a free one by default), until the block ends
+    (or it is killed)."""
+    port = port or free_port()
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(
         [str(ROOT / "src"), *filter(None, [os.environ.get("PYTHONPATH")])])}
     with log.open("ab") as out:

@@ -2,7 +2,7 @@
 /api/review``), in process as ``test_server`` drives the server: a finished game replays
 move by move exactly as the engine plays its record, an upload is checked as ``bones
 replay`` checks a file, the review is ``bones.ai.review``'s, and a game still in play
-shows nothing. One check runs the page in Chromium (skipped where there is none).
+shows nothing. One check runs the page in Chromium (``tests/browsers.py``).
 """
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ import contextlib
 import json
 import random
 import re
-import shutil
 import socket
 import threading
 import time
@@ -23,6 +22,7 @@ import anyio
 import pytest
 from sqlalchemy import func, select
 
+import browsers
 from bones.ai.review import REVIEW_NODES, mistake_text, review
 from bones.cli.main import main
 from bones.engine import game as games
@@ -307,13 +307,9 @@ def live_server(path: Path) -> Iterator[str]:
         thread.join(30)
 
 
-CHROMIUM = "/usr/bin/chromium"
-
-
-@pytest.mark.skipif(shutil.which(CHROMIUM) is None, reason="needs Chromium")
 def test_the_page_steps_through_a_game_with_the_arrow_keys_from_an_upload_or_my_games(
         tmp_path):
-    sync_api = pytest.importorskip("playwright.sync_api")
+    browsers.need_browser()
     text = (RECORDS / "spinner_up_down.json").read_text(encoding="utf-8")
     record = json.loads(text)
     moves = record["hands"][0]["moves"]
@@ -321,49 +317,44 @@ def test_the_page_steps_through_a_game_with_the_arrow_keys_from_an_upload_or_my_
     path.write_text(text, encoding="utf-8")
     with serve(tmp_path) as client:
         _, token = finished_game(client, random.Random(7))
-    with live_server(tmp_path) as url, sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                    args=["--no-sandbox", "--disable-background-networking"])
-        try:
-            page = browser.new_page(viewport={"width": 375, "height": 800})
-            errors: list[str] = []
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            page.goto(f"{url}/replay")
-            page.set_input_files("#file", str(path))
-            page.wait_for_selector("#viewer:not([hidden])", timeout=20000)
-            assert "as dealt" in page.text_content("#live")
-            for _ in range(3):
-                page.keyboard.press("ArrowRight")
-            live = page.text_content("#live")
-            assert f"move 3 of {len(moves)}: " in live
-            current = page.text_content("#moves li[aria-current=step]")
-            assert live.split(": ", 1)[1] == current + "."
-            assert moves[2].get("play", moves[2].get("draw", "passes")) in current
-            page.keyboard.press("ArrowLeft")
-            assert f"move 2 of {len(moves)}" in page.text_content("#live")
-            page.keyboard.press("End")
-            assert f"move {len(moves)} of {len(moves)}" in page.text_content("#live")
-            page.keyboard.press("Home")
-            assert "as dealt" in page.text_content("#live")
-            # every seat's tiles are open: as dealt, all of the deal is on the page
-            shown = page.eval_on_selector_all(
-                "#seats .held svg", "nodes => nodes.map(n => n.getAttribute('aria-label'))")
-            assert sorted(shown) == sorted(t for hand in record["hands"][0]["deal"] for t in hand)
-            assert page.evaluate("document.documentElement.scrollWidth") <= 375
-            # a game of this browser's, from "My games": its seat's token is found by key
-            page.goto(f"{url}/games")
-            page.evaluate("token => localStorage.setItem('bones-seats', JSON.stringify("
-                          "[{token, key: 'k1', seat: 0, name: 'Ana'}]))", token)
-            page.reload()
-            page.click("a[href^='/replay#at=']")
-            page.wait_for_selector("#viewer:not([hidden])", timeout=20000)
-            assert page.text_content("#seats li span") == "Ana"
+    with live_server(tmp_path) as url, browsers.chromium() as browser:
+        page = browser.new_page(viewport={"width": 375, "height": 800})
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"{url}/replay")
+        page.set_input_files("#file", str(path))
+        page.wait_for_selector("#viewer:not([hidden])", timeout=20000)
+        assert "as dealt" in page.text_content("#live")
+        for _ in range(3):
             page.keyboard.press("ArrowRight")
-            assert "Hand 1, move 1 of " in page.text_content("#live")
-            page.wait_for_selector("#review h4", timeout=60000)  # the review, filled in
-            assert not errors
-        finally:
-            browser.close()
+        live = page.text_content("#live")
+        assert f"move 3 of {len(moves)}: " in live
+        current = page.text_content("#moves li[aria-current=step]")
+        assert live.split(": ", 1)[1] == current + "."
+        assert moves[2].get("play", moves[2].get("draw", "passes")) in current
+        page.keyboard.press("ArrowLeft")
+        assert f"move 2 of {len(moves)}" in page.text_content("#live")
+        page.keyboard.press("End")
+        assert f"move {len(moves)} of {len(moves)}" in page.text_content("#live")
+        page.keyboard.press("Home")
+        assert "as dealt" in page.text_content("#live")
+        # every seat's tiles are open: as dealt, all of the deal is on the page
+        shown = page.eval_on_selector_all(
+            "#seats .held svg", "nodes => nodes.map(n => n.getAttribute('aria-label'))")
+        assert sorted(shown) == sorted(t for hand in record["hands"][0]["deal"] for t in hand)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 375
+        # a game of this browser's, from "My games": its seat's token is found by key
+        page.goto(f"{url}/games")
+        page.evaluate("token => localStorage.setItem('bones-seats', JSON.stringify("
+                      "[{token, key: 'k1', seat: 0, name: 'Ana'}]))", token)
+        page.reload()
+        page.click("a[href^='/replay#at=']")
+        page.wait_for_selector("#viewer:not([hidden])", timeout=20000)
+        assert page.text_content("#seats li span") == "Ana"
+        page.keyboard.press("ArrowRight")
+        assert "Hand 1, move 1 of " in page.text_content("#live")
+        page.wait_for_selector("#review h4", timeout=60000)  # the review, filled in
+        assert not errors
 
 
 def test_a_name_in_a_record_comes_back_as_text_and_the_docs_name_the_routes(tmp_path):

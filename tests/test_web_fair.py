@@ -7,7 +7,7 @@ In the browser (Playwright's Chromium, where installed): the page's JavaScript p
 test vectors of docs/fair-deals.md, the "check the deals" page agrees with ``bones verify``
 on a record played at the table and on the same record tampered with, and the join form
 shows the commitment and sends the person's seed phrase. The browser tests are skipped,
-saying why, where Chromium or Playwright is missing, unless ``BONES_REQUIRE_BROWSER=1``.
+saying why, where Chromium or Playwright is missing, unless required (``tests/browsers.py``).
 
 The server runs as a real process (``bones serve``, as test_server_process starts it), so
 its log is what an operator would read; every wait is bounded.
@@ -33,6 +33,7 @@ from typing import Any
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
+import browsers
 import test_server as web
 from bones.engine.errors import BonesError
 from bones.engine.rules import rules_from_json
@@ -47,7 +48,6 @@ from test_server_process import post, serving
 pytestmark = pytest.mark.timeout(240)
 
 ROOT = Path(__file__).resolve().parent.parent
-CHROMIUM = Path("/usr/bin/chromium")
 BONES = [sys.executable, "-c", "import sys; from bones.cli.main import main; sys.exit(main())"]
 #: A short game: a person against a bot, Block to 20 points (a few hands).
 RULES = {"preset": "block", "target": 20}
@@ -289,43 +289,19 @@ def test_the_pages_javascript_is_the_docs_derivation():
 # -- in the browser --------------------------------------------------------------------------
 
 
-def browser() -> Any:
-    """Playwright's sync API and Chromium, or a skip saying which is missing (a failure
-    where ``BONES_REQUIRE_BROWSER=1``)."""
-    required = os.environ.get("BONES_REQUIRE_BROWSER") == "1"
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        if required:
-            raise
-        pytest.skip("Playwright for Python is not installed")
-    if not CHROMIUM.exists():
-        if required:
-            raise AssertionError(f"{CHROMIUM} is missing and BONES_REQUIRE_BROWSER=1")
-        pytest.skip(f"no Chromium at {CHROMIUM}")
-    return sync_playwright
-
-
 @pytest.fixture(scope="module")
 def tab(played: Any) -> Iterator[Any]:
-    sync_playwright = browser()
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=str(CHROMIUM), headless=True,
-                                     args=["--no-sandbox", "--disable-background-networking"])
-        try:
-            context = chromium.new_context()
-            tab = context.new_page()
-            errors: list[str] = []
-            tab.on("pageerror", lambda e: errors.append(str(e)))
-            tab.on("console", lambda m: errors.append(m.text) if m.type == "error"
-                   and not m.text.startswith("Failed to load resource") else None)
-            # every file the pages ask for is there (a browser's own favicon.ico aside)
-            tab.on("response", lambda r: errors.append(f"{r.status} {r.url}")
-                   if r.status >= 400 and not r.url.endswith("/favicon.ico") else None)
-            tab.errors = errors
-            yield tab
-        finally:
-            chromium.close()
+    with browsers.chromium() as chromium:
+        tab = chromium.new_context().new_page()
+        errors: list[str] = []
+        tab.on("pageerror", lambda e: errors.append(str(e)))
+        tab.on("console", lambda m: errors.append(m.text) if m.type == "error"
+               and not m.text.startswith("Failed to load resource") else None)
+        # every file the pages ask for is there (a browser's own favicon.ico aside)
+        tab.on("response", lambda r: errors.append(f"{r.status} {r.url}")
+               if r.status >= 400 and not r.url.endswith("/favicon.ico") else None)
+        tab.errors = errors
+        yield tab
 
 
 def open_verify(tab: Any, port: int, fragment: str = "") -> None:

@@ -10,7 +10,7 @@ import { tileImage } from "./tiles.js";
 
 const state = {
   token: null, watch: null, invite: null, key: null,
-  socket: null, seq: 0, fatal: false, retry: 1000,
+  socket: null, seq: 0, fatal: false, retry: 1000, lost: false,
   you: null, table: null, status: null, view: null, ended: null, over: null, games: [],
   chosen: null, advice: null, deadline: null,
   drag: null, dragging: null, dragEnded: -Infinity, arrivals: new Map(), flyFrom: null,
@@ -76,6 +76,9 @@ function connect() {
   });
   socket.addEventListener("close", () => {
     if (state.socket !== socket || state.fatal) return;
+    // said until the server answers again (a restarted server has every acknowledged move)
+    state.lost = true;
+    problem("The connection to the table was lost; reconnecting…");
     setTimeout(connect, state.retry);
     state.retry = Math.min(15000, state.retry * 2);
   });
@@ -89,6 +92,10 @@ function receive(frame) {
     return;
   }
   state.retry = 1000;
+  if (state.lost) {
+    state.lost = false;
+    problem("");
+  }
   if (frame.type === "state") {
     Object.assign(state, { you: frame.you, table: frame.table, status: frame.status,
       view: frame.view, ended: frame.ended, over: frame.over, games: frame.games || [] });
