@@ -578,3 +578,17 @@ def test_a_page_reconnects_by_itself_to_a_server_killed_and_started_again(
             assert playable(page)  # still the seat's turn
             assert click_turn(page, "Kit") is not None  # and the hand goes on
     assert "Traceback" not in log.read_text()
+
+
+def test_every_page_fits_a_phone_and_names_every_other(chromium: Any, site: str) -> None:
+    """At 375 px no page is wider than the screen, and each one's menu leads to the others."""
+    pages = ["/", "/table", "/games", "/replay", "/verify"]
+    with person(chromium, PHONE) as page:
+        for path in pages:
+            page.goto(site + path)
+            page.get_by_role("navigation").wait_for()
+            width = page.evaluate("document.scrollingElement.scrollWidth")
+            assert width <= PHONE["width"], f"{path} is {width} px wide"
+            menu = page.get_by_role("navigation").get_by_role("link")
+            targets = menu.evaluate_all("links => links.map(a => new URL(a.href).pathname)")
+            assert set(pages) - {"/table"} <= set(targets), (path, targets)
