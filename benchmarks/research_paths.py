@@ -19,6 +19,9 @@ each through the interface a user of that row would use:
   with as many chance events and turns as a bones hand has on average: what any Python game
   of that length costs at the least through this loop (OpenSpiel calls back into Python for
   ``current_player`` and ``_apply_action`` on every ``apply_action``);
+- **PettingZoo floor**: the same for PettingZoo, an AEC environment that does nothing but
+  answer its interface (a zero observation and a full mask of the bones environment's sizes
+  every turn) for as many turns as a bones hand has on average;
 - for scale, **bones model** (``bones.research.core.Hand``, what the adapters step, asked
   directly) and **bones.fast C playouts** (``bones.fast.play_hands``: the same kind of hand
   with no interface at all).
@@ -37,7 +40,7 @@ import random
 import sys
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 from bones.cli.common import seconds
 from bones.engine.rules import Rules
@@ -161,9 +164,58 @@ def nodes_per_hand(game: Any, hands: int = 300) -> tuple[int, int]:
     return round(chance / hands), round(turns / hands)
 
 
-def pettingzoo_batch() -> Batch:
+def pettingzoo_floor(turns: int, actions: int, size: int) -> Any:
+    """A PettingZoo AEC environment that does nothing but answer its interface: two agents
+    alternate for ``turns`` turns, each told an observation of ``size`` zeros and a mask of
+    ``actions`` with every action allowed, then both are done. The least any AEC
+    environment of a bones hand's length costs through the same loop."""
+    from pettingzoo import AECEnv  # type: ignore[import-untyped]
+
+    class FloorEnv(AECEnv):  # type: ignore[misc]
+        metadata: ClassVar[dict[str, Any]] = {"name": "research_paths_floor",
+                                              "render_modes": []}
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.possible_agents = ["player_0", "player_1"]
+            self.turn = 0
+
+        def reset(self, seed: int | None = None,
+                  options: dict[str, Any] | None = None) -> None:
+            self.agents = self.possible_agents[:]
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+            self.terminations = dict.fromkeys(self.agents, False)
+            self.truncations = dict.fromkeys(self.agents, False)
+            self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+            self.agent_selection = self.agents[0]
+            self.turn = 0
+
+        def observe(self, agent: str) -> dict[str, Any]:
+            return {"observation": np.zeros(size, np.float32),
+                    "action_mask": np.ones(actions, np.int8)}
+
+        def step(self, action: int | None) -> None:
+            agent = self.agent_selection
+            if self.terminations[agent] or self.truncations[agent]:
+                self._was_dead_step(action)
+                return
+            self._cumulative_rewards[agent] = 0.0
+            self.turn += 1
+            if self.turn >= turns:
+                for other in self.agents:
+                    self.rewards[other] = 1.0 if other == agent else -1.0
+                    self.terminations[other] = True
+            else:
+                self.agent_selection = self.agents[self.turn % 2]
+            self._accumulate_rewards()
+
+    return FloorEnv()
+
+
+def pettingzoo_batch(env: Any = None) -> Batch:
     rng = random.Random(1)
-    env = BonesEnv(rules=RULES)
+    env = env if env is not None else BonesEnv(rules=RULES)
     seeds = iter(range(10**9))
 
     def play(hands: int) -> None:
@@ -221,6 +273,14 @@ def fast_batch() -> Batch:
     return play
 
 
+def floor_sizes() -> tuple[int, int]:
+    """The bones environment's number of actions and observation length, for its floor."""
+    env = BonesEnv(rules=RULES)
+    env.reset(seed=0)
+    observed = env.observe(env.agent_selection)
+    return len(observed["action_mask"]), len(observed["observation"])
+
+
 def rate(batch: Batch, budget: float, clock: Callable[[], float]) -> float:
     """Hands per second of ``batch`` over about ``budget`` seconds of ``clock``."""
     batch(4)  # warm-up: imports, caches, the first game built
@@ -253,6 +313,8 @@ def main() -> int:
         (f"OpenSpiel floor ({chance}+{turns} nodes)",
          openspiel_batch(floor_game(chance, turns))),
         ("bones PettingZoo AEC", pettingzoo_batch()),
+        (f"PettingZoo floor ({turns} turns)", pettingzoo_batch(
+            pettingzoo_floor(turns, *floor_sizes()))),
         ("bones Gymnasium (vs random)", gym_batch()),
         ("bones model (core.Hand)", model_batch()),
     ]
