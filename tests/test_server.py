@@ -10,13 +10,11 @@ bounded (``Client.receive``).
 from __future__ import annotations
 
 import contextlib
-import itertools
 import json
 import logging
 import random
 import re
 import shutil
-import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -29,22 +27,15 @@ import pytest
 from starlette.testclient import TestClient, WebSocketDenialResponse
 from starlette.websockets import WebSocketDisconnect
 
-from bones.ai.levels import make_bot
 from bones.cli.main import main
 from bones.cli.rules import everything_json
-from bones.engine.game import new_game, play_unchecked, start_hand
-from bones.engine.rules import PRESETS
 from bones.engine.tiles import Tile
 from bones.record.reader import read_file
-from bones.record.writer import undealt
 from bones.server import migrate
-from bones.server.app import STATIC, create_app
+from bones.server.app import create_app
 from bones.server.frames import FIELDS, Bucket, FrameError, depth, dumps, read_frame
 from bones.server.settings import Settings
 from bones.server.store import make_engine, metadata
-from bones.table.seats import Seating
-from bones.table.table import Table
-from bones.table.wire import layout_json
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -681,47 +672,6 @@ def test_the_web_page_names_every_frame_route_and_limit():
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="needs Node.js to run the page's "
                     "modules outside a browser")
-def test_the_page_lays_the_line_of_play_with_touching_halves_meeting(tmp_path):
-    """``tiles.js``'s ``chain``, run by Node on the layouts of whole hands: from the far end
-    of the left arm to the far end of the right arm, each tile's right half is the next
-    one's left half, and every tile on the table is there once."""
-    layouts = []
-    for seed in range(3):
-        rules = PRESETS["draw"].replace(players=3, spinner="first-double")
-        table = Table(rules, Seating(("greedy",) * 3, ("A", "B", "C")), random.Random(seed),
-                      bot=lambda seat: make_bot("greedy", random.Random(seat)))
-        table.deal()
-        table.advance()
-        state = table.game.hands[-1]
-        assert state.is_over
-        # every layout the hand went through
-        replayed = start_hand(new_game(rules), state.deal, undealt(state), state.leader)
-        for move in state.moves:
-            replayed = play_unchecked(replayed, move)
-            layout = replayed.hands[-1].layout
-            if layout.first is not None:
-                layouts.append(layout_json(layout))
-    script = tmp_path / "chain.mjs"
-    tiles = STATIC / "js" / "tiles.js"
-    script.write_text(
-        f"import {{ chain, armChain }} from {json.dumps(tiles.as_uri())};\n"
-        "import { readFileSync } from 'node:fs';\n"
-        "const layouts = JSON.parse(readFileSync(process.argv[2], 'utf8'));\n"
-        "console.log(JSON.stringify(layouts.map((l) => [chain(l), armChain(l, 'up'), "
-        "armChain(l, 'down')])));\n")
-    data = tmp_path / "layouts.json"
-    data.write_text(json.dumps(layouts))
-    out = subprocess.run(["node", str(script), str(data)], capture_output=True, text=True,
-                         timeout=60, check=True).stdout
-    for layout, (line, up, down) in zip(layouts, json.loads(out), strict=True):
-        for left, right in itertools.pairwise(line):
-            assert left["b"] == right["a"], (layout, line)
-        on_table = sum(len(arm["tiles"]) for arm in layout["arms"].values()) + 1
-        assert len(line) + len(up) + len(down) == on_table
-        assert line[0]["a"] == layout["arms"]["left"]["open"]
-        assert line[-1]["b"] == layout["arms"]["right"]["open"]
-
-
 def test_bones_serve_says_in_one_line_what_it_lacks(tmp_path, monkeypatch, capsys):
     assert main(["serve", "--db", "no database at all"]) == 1
     assert capsys.readouterr().err == ("bones: --db: 'no database at all' is not a database "

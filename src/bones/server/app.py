@@ -268,16 +268,9 @@ async def record(request: Request) -> Response:
     """``POST /api/record`` with a seat ``token`` or ``watch`` and ``game``: the finished
     game's ``bones-record/1``, as stored (a game in play has none to give: its record
     would show every hand)."""
-    hub = hub_of(request)
     doc = await body(request)
-    table_id, _ = await _table_by(hub, doc, "token", "watch")
-    number = doc.get("game")
-    if not isinstance(number, int) or isinstance(number, bool):
-        raise ApiError(400, "game: the game's number at the table, from 1")
-    text = await hub.db(hub.store.record, table_id, number)
-    if text is None:
-        raise ApiError(404, f"game {number} has no record yet: records are kept once a game "
-                       "is over")
+    table_id, number, text = await _stored_record(
+        hub_of(request), doc, "records are kept once a game is over")
     return Response(text, media_type="application/json", headers={
         "content-disposition": f'attachment; filename="bones-table{table_id}-game{number}.json"',
         "cache-control": "no-store"})
@@ -298,16 +291,22 @@ async def _record_text(request: Request, doc: dict[str, Any]) -> str:
             raise ApiError(413, f"a record to replay may hold at most {MAX_RECORD:,} bytes "
                            f"(1 MiB), not {size:,}")
         return given
-    hub = hub_of(request)
+    _, _, text = await _stored_record(hub_of(request), doc,
+                                      "a game is replayed once it is over")
+    return text
+
+
+async def _stored_record(hub: Hub, doc: dict[str, Any], why: str) -> tuple[int, int, str]:
+    """The table, the game's number and the stored record of the game a request names (a
+    seat ``token`` or ``watch``, and ``game``); 404, saying ``why``, while it is in play."""
     table_id, _ = await _table_by(hub, doc, "token", "watch")
     number = doc.get("game")
     if not isinstance(number, int) or isinstance(number, bool):
         raise ApiError(400, "game: the game's number at the table, from 1")
     text = await hub.db(hub.store.record, table_id, number)
     if text is None:
-        raise ApiError(404, f"game {number} has no record yet: a game is replayed once it "
-                       "is over")
-    return text
+        raise ApiError(404, f"game {number} has no record yet: {why}")
+    return table_id, number, text
 
 
 def _viewer(request: Request) -> Viewer:

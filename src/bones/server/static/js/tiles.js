@@ -63,30 +63,3 @@ export function tileImage(text, label) {
   drawTile(image, 0, 0, a, b, false);
   return image;
 }
-
-// The chain of tiles from the far end of the left arm to the far end of the right arm,
-// each as [left half, right half]: a left arm's tiles face out to the left.
-export function chain(layout) {
-  if (!layout || !layout.first) return [];
-  const arms = layout.arms || {};
-  const out = [];
-  const left = (arms.left && arms.left.tiles) || [];
-  for (let i = left.length - 1; i >= 0; i--) {
-    const [touching, open] = left[i];
-    out.push({ a: open, b: touching, end: i === left.length - 1 ? "left" : null });
-  }
-  const [high, low] = parseTile(layout.first);
-  out.push({ a: high, b: low, first: true });
-  const right = (arms.right && arms.right.tiles) || [];
-  right.forEach(([touching, open], i) => {
-    out.push({ a: touching, b: open, end: i === right.length - 1 ? "right" : null });
-  });
-  return out;
-}
-
-// A spinner's up or down arm, as its own short line from the spinner outwards.
-export function armChain(layout, arm) {
-  const tiles = (layout.arms && layout.arms[arm] && layout.arms[arm].tiles) || [];
-  return tiles.map(([touching, open], i) => ({ a: touching, b: open,
-    end: i === tiles.length - 1 ? arm : null }));
-}
