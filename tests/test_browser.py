@@ -198,6 +198,10 @@ def said(page: Any) -> list[str]:
 def assert_announced(page: Any) -> int:
     """The live region said each move of the hand on the page that came as it happened,
     in order, as the log words it, and then the hand's end; how many moves came so."""
+    # the end is said in the same step that shows it, but wait for it rather than race it
+    page.wait_for_function("() => window.__said.length && "
+                           "/^Hand \\d+ (over|is blocked)/.test(window.__said.at(-1))",
+                           timeout=WAIT)
     log = moves(page)
     hand = int(re.findall(r"hand (\d+) ·", page.get_by_text(re.compile(r"hand \d+ ·"))
                           .text_content())[0])
