@@ -47,14 +47,20 @@ def post(port: int, path: str, body: dict[str, Any]) -> dict[str, Any]:
         return doc
 
 
+def source_env() -> dict[str, str]:
+    """This environment with this checkout's ``src`` first on ``PYTHONPATH``: a ``bones``
+    started as a process runs the code under test, not an installed copy."""
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [str(ROOT / "src"), *filter(None, [os.environ.get("PYTHONPATH")])])}
+
+
 @contextlib.contextmanager
 def serving(db: Path, log: Path, port: int | None = None,
             ) -> Iterator[tuple[subprocess.Popen[bytes], int]]:
     """``bones serve`` on ``db``, on ``port`` (a free one by default), until the block ends
     (or it is killed)."""
     port = port or free_port()
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
-        [str(ROOT / "src"), *filter(None, [os.environ.get("PYTHONPATH")])])}
+    env = source_env()
     with log.open("ab") as out:
         process = subprocess.Popen(
             [sys.executable, "-c", RUN, "serve", "--host", "127.0.0.1", "--port", str(port),

@@ -11,7 +11,6 @@ import contextlib
 import json
 import random
 import re
-import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -45,6 +44,7 @@ from bones.server.replay import (
 )
 from bones.table.wire import layout_json
 from test_server import connect, join, make_table, play_out, serve, settings
+from test_server_process import free_port
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -280,18 +280,11 @@ def _choices(game: Game, number: int) -> list[int]:
 # -- the page in a browser ---------------------------------------------------------------------
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 @contextlib.contextmanager
 def live_server(path: Path) -> Iterator[str]:
     """The server on a real port (uvicorn, in a thread) for a browser to open."""
     uvicorn = pytest.importorskip("uvicorn")
-    port = _free_port()
+    port = free_port()
     server = uvicorn.Server(uvicorn.Config(create_app(settings(path)), host="127.0.0.1",
                                            port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)

@@ -43,11 +43,10 @@ from bones.server.fairplay import read_phrase, server_seed
 from bones.table.fair import commitment, fair_deal, message
 from bones.table.wire import rules_json
 from test_fair import DEALS, _resolved, _variants, fenced, section, seeds_of
-from test_server_process import post, serving
+from test_server_process import post, serving, source_env
 
 pytestmark = pytest.mark.timeout(240)
 
-ROOT = Path(__file__).resolve().parent.parent
 BONES = [sys.executable, "-c", "import sys; from bones.cli.main import main; sys.exit(main())"]
 #: A short game: a person against a bot, Block to 20 points (a few hands).
 RULES = {"preset": "block", "target": 20}
@@ -81,11 +80,6 @@ def socket(port: int, **hello: str) -> Iterator[Socket]:
     with connect(f"ws://127.0.0.1:{port}/ws", open_timeout=10, close_timeout=5) as ws:
         ws.send(json.dumps({"type": "hello", "id": f"h{random.getrandbits(40):x}", **hello}))
         yield Socket(ws)
-
-
-def env() -> dict[str, str]:
-    return {**os.environ, "PYTHONPATH": os.pathsep.join(
-        [str(ROOT / "src"), *filter(None, [os.environ.get("PYTHONPATH")])])}
 
 
 def snapshot(db: Path) -> tuple[bool, list[tuple[str, str, str]], bytes]:
@@ -197,7 +191,7 @@ def verify(*paths: Path) -> list[tuple[int, str, str]]:
     """``bones verify`` on each file, each its own process (run side by side): the exit
     status, standard output and standard error of each."""
     running = [subprocess.Popen([*BONES, "verify", str(path)], stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True, env=env())
+                                stderr=subprocess.PIPE, text=True, env=source_env())
                for path in paths]
     done = []
     for process in running:
