@@ -56,15 +56,12 @@ ARMS = '[role=group][aria-label="which arm"]'
 #: looked at the region now and then would miss those that come fast, and two that come in
 #: one go would show only the second to a MutationObserver); and how many moves of each
 #: hand came to the page as they happened (``moved`` events: a move that came before the
-#: page said hello is in the ``state`` it was sent, and is not announced); and which hands'
-#: ends came so (a Block hand of three tiles a seat can be over, blocked by the bot's plays
-#: and the person's forced passes, before a page that has just taken its seat says hello:
-#: its end is then drawn from the ``state``, and not announced either).
+#: page said hello is in the ``state`` it was sent, and is not announced move by move: the
+#: page says where the table stands instead).
 RECORD_LIVE = """
 (() => {
   window.__said = [];
   window.__moved = {};
-  window.__ended = {};
   const text = Object.getOwnPropertyDescriptor(Node.prototype, "textContent");
   Object.defineProperty(Node.prototype, "textContent", {
     get() { return text.get.call(this); },
@@ -85,8 +82,6 @@ RECORD_LIVE = """
           if (frame.type === "event" && frame.event.type === "moved") {
             const hand = frame.status.hand;
             window.__moved[hand] = (window.__moved[hand] || 0) + 1;
-          } else if (frame.type === "event" && frame.event.type === "hand_ended") {
-            window.__ended[frame.event.hand] = true;
           }
         } catch { /* not ours to judge */ }
       });
@@ -203,17 +198,17 @@ def said(page: Any) -> list[str]:
 
 def assert_announced(page: Any) -> int:
     """The live region said each move of the hand on the page that came as it happened,
-    in order, as the log words it, and then the hand's end if that came as it happened;
-    how many moves came so."""
+    in order, as the log words it, and then the hand's end (as it happened, or as the page
+    first found it: a Block hand of three tiles a seat can be blocked by the bot's plays and
+    the person's forced passes before the page of the seat taken last says hello); how many
+    moves came so."""
+    # the end is said in the same step that shows it, but wait for it rather than race it
+    page.wait_for_function("() => window.__said.length && "
+                           "/^Hand \\d+ (over|is blocked)/.test(window.__said.at(-1))",
+                           timeout=WAIT)
+    log = moves(page)
     hand = int(re.findall(r"hand (\d+) ·", page.get_by_text(re.compile(r"hand \d+ ·"))
                           .text_content())[0])
-    ended = bool(page.evaluate(f"window.__ended[{hand}] || false"))
-    if ended:
-        # the end is said in the same step that shows it, but wait for it, not race it
-        page.wait_for_function("() => window.__said.length && "
-                               "/^Hand \\d+ (over|is blocked)/.test(window.__said.at(-1))",
-                               timeout=WAIT)
-    log = moves(page)
     came = page.evaluate(f"window.__moved[{hand}] || 0")
     spoken = said(page)
     dealt = [i for i, text in enumerate(spoken) if re.match(rf"Hand {hand}: .* leads\.$", text)]
@@ -221,10 +216,7 @@ def assert_announced(page: Any) -> int:
     announced = [text.removesuffix(" Your turn.") for text in this_hand
                  if not text.startswith("Hand ")]
     assert announced == log[len(log) - came:], (announced, log, came)
-    if ended:
-        assert re.match(rf"Hand {hand} (over|is blocked)", this_hand[-1]), this_hand
-    else:  # the page came after the hand's end, and was told nothing of it as news
-        assert not [text for text in this_hand if text.startswith(f"Hand {hand} ")], this_hand
+    assert re.match(rf"Hand {hand} (over|is blocked)", this_hand[-1]), this_hand
     return int(came)
 
 
@@ -431,6 +423,9 @@ def test_a_reload_in_the_middle_of_a_hand_keeps_the_seat_and_the_view(
         page.reload()
         page.get_by_role("group", name="your tiles").wait_for()
         page.get_by_text(before["title"]).wait_for()
+        # the live region says where the table stands, before anything moves
+        number = re.findall(r"hand (\d+) ·", before["title"])[0]
+        assert said(page) == [f"Hand {number}: your turn."], said(page)
         page.wait_for_function(f"n => {LOG}.length >= n", arg=len(before["log"]))
         # the seat's turn still: nothing has moved since
         assert held(page) == before["tiles"] and playable(page)
@@ -443,6 +438,25 @@ def test_a_reload_in_the_middle_of_a_hand_keeps_the_seat_and_the_view(
         snap(page, shots, "reload-hand-over-desktop")
         page.set_viewport_size(PHONE)  # a double-six hand's end, seven tiles a seat
         snap(page, shots, "reload-hand-over-phone", whole=True)
+
+
+def test_a_spectator_who_comes_to_a_table_under_way_is_told_where_it_stands(
+        chromium: Any, site: str) -> None:
+    """A screen reader's first words at a table already playing: whose turn it is, or how
+    the hand ended (a three-tile Block hand can be blocked by the bot and forced passes)."""
+    made = make_table(site, ["human", "greedy"])
+    post(int(site.rsplit(":", 1)[1]), "/api/join", {"invite": made["invite"], "name": "Ann"})
+    with person(chromium) as page:
+        page.goto(site + made["links"]["watch"])
+        page.get_by_text(re.compile(r"hand \d+ ·")).wait_for()
+        page.wait_for_function("() => window.__said.length > 0")
+        first = said(page)[0]
+        number = re.findall(r"hand (\d+) ·", page.get_by_text(re.compile(r"hand \d+ ·"))
+                            .text_content())[0]
+        seats = r"(Ann|Seat 2)"
+        assert re.fullmatch(rf"Hand {number}: {seats} to play\.|"
+                            rf"Hand {number} (over: {seats} wins \d+ points|is blocked and tied)\.",
+                            first), first
 
 
 def test_the_keyboard_alone_plays_a_hand(chromium: Any, site: str, shots: Path) -> None:

@@ -97,10 +97,12 @@ function receive(frame) {
     problem("");
   }
   if (frame.type === "state") {
+    const first = state.status === null; // the page's first picture of the table
     Object.assign(state, { you: frame.you, table: frame.table, status: frame.status,
       view: frame.view, ended: frame.ended, over: frame.over, games: frame.games || [] });
     state.seq = frame.seq;
     problem("");
+    if (first) sayWhereItStands();
   } else if (frame.type === "event") {
     const previousGame = state.status ? state.status.game : 0;
     state.status = frame.status;
@@ -129,16 +131,36 @@ function happened(event) {
     say(describe(event.move) + (myTurn() ? " Your turn." : ""));
   } else if (event.type === "hand_ended") {
     state.ended = event;
-    const r = event.result;
-    say(r.winner === null ? `Hand ${event.hand} is blocked and tied.`
-      : `Hand ${event.hand} over: ${sideName(r.winner)} wins ${r.points[r.winner]} points.`);
+    say(handEnd(event));
   } else if (event.type === "game_ended") {
     state.over = event;
     state.games = [...state.games.filter((g) => g.game !== state.status.game),
       { game: state.status.game, winner: event.winner, scores: event.scores, chips: event.chips }];
-    say(`The game is over: ${sideName(event.winner)} wins.`);
+    say(gameEnd(event));
   } else if (event.type === "undone") {
     say(`${nameOf(event.seat)} took back ${event.tile}.`);
+  }
+}
+
+function handEnd(ended) {
+  const r = ended.result;
+  return r.winner === null ? `Hand ${ended.hand} is blocked and tied.`
+    : `Hand ${ended.hand} over: ${sideName(r.winner)} wins ${r.points[r.winner]} points.`;
+}
+
+function gameEnd(over) {
+  return `The game is over: ${sideName(over.winner)} wins.`;
+}
+
+function sayWhereItStands() {
+  // A page that comes to a table already under way (a seat taken last, so the hand was
+  // dealt, and a bot and forced passes may even have ended it, before the page said hello;
+  // a reload; a spectator) is told where it stands, as its moves would have told it.
+  const { status, view } = state;
+  if (state.over) say(gameEnd(state.over));
+  else if (state.ended && state.ended.hand === status.hand) say(handEnd(state.ended));
+  else if (view && status.phase === "playing") {
+    say(`Hand ${status.hand}: ` + (myTurn() ? "your turn." : `${nameOf(view.to_move)} to play.`));
   }
 }
 
