@@ -196,6 +196,12 @@ def said(page: Any) -> list[str]:
     return list(page.evaluate("window.__said"))
 
 
+def hand_number(page: Any) -> int:
+    """The hand the page's heading names ("… · game 1, hand 3 · …")."""
+    heading = page.get_by_text(re.compile(r"hand \d+ ·")).text_content()
+    return int(re.findall(r"hand (\d+) ·", heading)[0])
+
+
 def assert_announced(page: Any) -> int:
     """The live region said each move of the hand on the page that came as it happened,
     in order, as the log words it, and then the hand's end (as it happened, or as the page
@@ -207,8 +213,7 @@ def assert_announced(page: Any) -> int:
                            "/^Hand \\d+ (over|is blocked)/.test(window.__said.at(-1))",
                            timeout=WAIT)
     log = moves(page)
-    hand = int(re.findall(r"hand (\d+) ·", page.get_by_text(re.compile(r"hand \d+ ·"))
-                          .text_content())[0])
+    hand = hand_number(page)
     came = page.evaluate(f"window.__moved[{hand}] || 0")
     spoken = said(page)
     dealt = [i for i, text in enumerate(spoken) if re.match(rf"Hand {hand}: .* leads\.$", text)]
@@ -265,6 +270,20 @@ def click_turn(page: Any, name: str, prefer_two_arms: bool = True) -> str | None
     if asked:
         assert last[0] == f"{name} plays {tile} on the {asked}.", last
     return asked
+
+
+def on_to_a_turn(page: Any, name: str, moves_in: int) -> None:
+    """Play with the mouse until the seat's turn comes at least ``moves_in`` moves into a
+    hand. A hand that ends first (the bot's plays and the seat's forced passes can block
+    a hand before the seat has a tile to play) is left for the next, dealt at once."""
+    deadline = time.monotonic() + 30
+    while not (len(moves(page)) >= moves_in and playable(page)):
+        assert time.monotonic() < deadline, moves(page)
+        if hand_over(page).is_visible():
+            page.get_by_role("button", name="Deal the next hand").click()
+            page.wait_for_function(f"() => !({OVER})")
+        elif len(moves(page)) >= moves_in or click_turn(page, name) is None:
+            page.wait_for_timeout(30)
 
 
 def settled(page: Any, condition: str, arg: Any) -> bool:
@@ -407,16 +426,7 @@ def test_a_reload_in_the_middle_of_a_hand_keeps_the_seat_and_the_view(
         join(page, invite, "Cal")
         title = page.get_by_text(re.compile(r"· game 1, hand \d+ ·"))
         title.wait_for()
-        # on to the seat's turn, some tiles into a hand (a hand that ends first is over
-        # before its reload could come: the next one is dealt)
-        deadline = time.monotonic() + 30
-        while not (len(moves(page)) >= 4 and playable(page)):
-            assert time.monotonic() < deadline, moves(page)
-            if hand_over(page).is_visible():
-                page.get_by_role("button", name="Deal the next hand").click()
-                page.wait_for_function(f"() => !({OVER})")
-            elif len(moves(page)) >= 4 or click_turn(page, "Cal") is None:
-                page.wait_for_timeout(30)
+        on_to_a_turn(page, "Cal", 4)  # some tiles into a hand, so the reload has a log
         before = {"tiles": held(page), "log": moves(page), "title": title.text_content()}
         snap(page, shots, "reload-before-desktop")
 
@@ -451,8 +461,7 @@ def test_a_spectator_who_comes_to_a_table_under_way_is_told_where_it_stands(
         page.get_by_text(re.compile(r"hand \d+ ·")).wait_for()
         page.wait_for_function("() => window.__said.length > 0")
         first = said(page)[0]
-        number = re.findall(r"hand (\d+) ·", page.get_by_text(re.compile(r"hand \d+ ·"))
-                            .text_content())[0]
+        number = hand_number(page)
         seats = r"(Ann|Greedy)"
         # (``leads``: the table was still seating when the page said hello)
         assert re.fullmatch(rf"Hand {number}: {seats} (to play|leads)\.|"
@@ -554,17 +563,8 @@ def test_the_keyboards_focus_stays_in_the_hand_while_the_table_moves(
     made = make_table(site, ["human", "greedy"], {**SHORT, "set": 6, "hand_size": 7})
     with person(chromium) as page:
         join(page, site + made["links"]["join"], "Eve")
+        on_to_a_turn(page, "Eve", 0)
         first = hand(page).locator("button:not([disabled])").first
-        # on to a hand where the seat has a tile to play (one can be blocked by the bot's
-        # plays and the seat's forced passes before that: the next is dealt)
-        deadline = time.monotonic() + 30
-        while not first.is_visible():
-            assert time.monotonic() < deadline, moves(page)
-            if hand_over(page).is_visible():
-                page.get_by_role("button", name="Deal the next hand").click()
-                page.wait_for_function(f"() => !({OVER})")
-            else:
-                page.wait_for_timeout(30)
         first.focus()
         plays = 0
         deadline = time.monotonic() + 20
@@ -597,14 +597,7 @@ def test_a_page_reconnects_by_itself_to_a_server_killed_and_started_again(
             site = f"http://127.0.0.1:{port}"
             made = make_table(site, ["human", "greedy"], {"preset": "block", "target": 500})
             join(page, site + made["links"]["join"], "Kit")
-            deadline = time.monotonic() + 30
-            while not (len(moves(page)) >= 2 and playable(page)):
-                assert time.monotonic() < deadline, moves(page)
-                if hand_over(page).is_visible():
-                    page.get_by_role("button", name="Deal the next hand").click()
-                    page.wait_for_function(f"() => !({OVER})")
-                elif len(moves(page)) >= 2 or click_turn(page, "Kit") is None:
-                    page.wait_for_timeout(30)
+            on_to_a_turn(page, "Kit", 2)
             before = {"tiles": held(page), "log": moves(page)}
             server.send_signal(signal.SIGKILL)
             server.wait(10)
